@@ -1,0 +1,49 @@
+import numpy as np
+import pytest
+
+from vision.camera import CameraModel, look_at
+
+
+def _oblique():
+    return look_at((640, 480), (30, -250, 520), (0, 200, 0), hfov_deg=62,
+                   dist=(-0.12, 0.03, 0.001, -0.0005, 0.0))
+
+
+def test_project_and_back_to_plane_round_trip():
+    cam = _oblique()
+    rng = np.random.default_rng(1)
+    pts = np.column_stack([rng.uniform(-150, 150, 200), rng.uniform(50, 400, 200)])
+    px = cam.project(pts)
+    inside = (px[:, 0] > 0) & (px[:, 0] < 639) & (px[:, 1] > 0) & (px[:, 1] < 479)
+    assert inside.sum() > 100
+    back = cam.pixels_to_plane(px[inside])
+    assert np.abs(back - pts[inside]).max() < 1e-3
+
+
+def test_top_down_camera_shows_up_the_wall_as_image_up():
+    cam = look_at((640, 480), (0, 200, 700), (0, 200, 0))
+    low, high = cam.project(np.array([[0, 100, 0], [0, 300, 0]]))
+    assert high[1] < low[1]  # larger y (up the wall) is higher in the image
+    right = cam.project(np.array([[100, 200, 0]]))[0]
+    assert right[0] > 320
+
+
+def test_render_plane_puts_texture_pixels_where_project_says():
+    cam = _oblique()
+    px_per_mm, origin = 2.0, (-300.0, 600.0)
+    tex = np.zeros((1400, 1200, 3), np.uint8)
+    # a white dot at table (40, 250) mm
+    u, v = int((40 - origin[0]) * px_per_mm), int((origin[1] - 250) * px_per_mm)
+    tex[v - 6:v + 7, u - 6:u + 7] = 255
+    img = cam.render_plane(tex, px_per_mm, origin)
+    ys, xs = np.nonzero(img[:, :, 0] > 128)
+    expected = cam.project(np.array([[40 + 0.25, 250 - 0.25, 0]]))[0]
+    assert abs(xs.mean() - expected[0]) < 1.0 and abs(ys.mean() - expected[1]) < 1.0
+
+
+def test_validation_names_expected_and_actual():
+    with pytest.raises(ValueError, match=r"K: expected shape \(3, 3\), got \(2, 2\)"):
+        CameraModel((640, 480), np.eye(2))
+    cam = _oblique()
+    again = CameraModel.from_dict(cam.to_dict())
+    assert np.allclose(again.project([[10, 20, 0]]), cam.project([[10, 20, 0]]))

@@ -1,0 +1,238 @@
+"""Pinhole camera with OpenCV's lens distortion model, in table millimetres.
+
+World frame: the table, in millimetres, z up towards the camera (for Grimpe: origin at the
+centre of the Départ slot, x to the right, y up the wall). The camera frame is OpenCV's: x right,
+y down, z forward along the optical axis. ``R_cam_from_world`` and ``t_cam_from_world_mm`` map a
+world point ``X`` to ``R @ X + t`` in the camera frame.
+
+The same model serves the synthetic renderer (it makes images whose answer we know) and the
+calibration tools (they estimate it from images).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+__all__ = ["CameraModel", "look_at"]
+
+
+def _as_f64(a: object, shape: tuple[int, ...], name: str) -> np.ndarray:
+    arr = np.asarray(a, dtype=np.float64)
+    if arr.shape != shape:
+        raise ValueError(f"{name}: expected shape {shape}, got {arr.shape}")
+    return arr
+
+
+@dataclass
+class CameraModel:
+    """A calibrated camera.
+
+    Attributes:
+        image_size: (width, height) in pixels.
+        K: (3, 3) intrinsic matrix in pixels.
+        dist: (5,) OpenCV distortion coefficients ``k1, k2, p1, p2, k3``.
+        R_cam_from_world: (3, 3) rotation.
+        t_cam_from_world_mm: (3,) translation in millimetres.
+    """
+
+    image_size: tuple[int, int]
+    K: np.ndarray
+    dist: np.ndarray = field(default_factory=lambda: np.zeros(5))
+    R_cam_from_world: np.ndarray = field(default_factory=lambda: np.eye(3))
+    t_cam_from_world_mm: np.ndarray = field(default_factory=lambda: np.zeros(3))
+
+    def __post_init__(self) -> None:
+        w, h = (int(v) for v in self.image_size)
+        if w <= 0 or h <= 0:
+            raise ValueError(f"image_size: expected positive (width, height), got {self.image_size}")
+        self.image_size = (w, h)
+        self.K = _as_f64(self.K, (3, 3), "K")
+        dist = np.asarray(self.dist, dtype=np.float64).ravel()
+        if dist.size not in (4, 5, 8):
+            raise ValueError(f"dist: expected 4, 5 or 8 coefficients, got {dist.size}")
+        self.dist = np.pad(dist, (0, 5 - dist.size)) if dist.size < 5 else dist
+        self.R_cam_from_world = _as_f64(self.R_cam_from_world, (3, 3), "R_cam_from_world")
+        self.t_cam_from_world_mm = _as_f64(self.t_cam_from_world_mm, (3,), "t_cam_from_world_mm")
+        self._plane_maps: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
+
+    # -- convenience -------------------------------------------------------------
+    @property
+    def fx(self) -> float:
+        return float(self.K[0, 0])
+
+    @property
+    def fy(self) -> float:
+        return float(self.K[1, 1])
+
+    @property
+    def cx(self) -> float:
+        return float(self.K[0, 2])
+
+    @property
+    def cy(self) -> float:
+        return float(self.K[1, 2])
+
+    @property
+    def rvec(self) -> np.ndarray:
+        return cv2.Rodrigues(self.R_cam_from_world)[0].ravel()
+
+    @property
+    def centre_world_mm(self) -> np.ndarray:
+        """Camera centre in world millimetres."""
+        return -self.R_cam_from_world.T @ self.t_cam_from_world_mm
+
+    # -- projection ----------------------------------------------------------------
+    def project(self, points_world_mm: np.ndarray) -> np.ndarray:
+        """World points (N, 3) or (N, 2) on the table (z = 0) → distorted image pixels (N, 2)."""
+        pts = np.asarray(points_world_mm, dtype=np.float64)
+        if pts.ndim == 1:
+            pts = pts[None]
+        if pts.shape[1] == 2:
+            pts = np.column_stack([pts, np.zeros(len(pts))])
+        if pts.shape[1] != 3:
+            raise ValueError(f"points_world_mm: expected (N, 2) or (N, 3), got {pts.shape}")
+        if len(pts) == 0:
+            return np.zeros((0, 2))
+        img, _ = cv2.projectPoints(pts, self.rvec, self.t_cam_from_world_mm, self.K, self.dist)
+        return img.reshape(-1, 2)
+
+    def depth_mm(self, points_world_mm: np.ndarray) -> np.ndarray:
+        """Distance along the optical axis (N,) of world points (N, 3); > 0 in front."""
+        pts = np.asarray(points_world_mm, dtype=np.float64).reshape(-1, 3)
+        return (pts @ self.R_cam_from_world.T + self.t_cam_from_world_mm)[:, 2]
+
+    def undistort_px(self, pixels: np.ndarray) -> np.ndarray:
+        """Distorted pixels (N, 2) → normalised image coordinates (N, 2) (x/z, y/z)."""
+        px = np.asarray(pixels, dtype=np.float64).reshape(-1, 1, 2)
+        return cv2.undistortPointsIter(
+            px, self.K, self.dist, None, None,
+            (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 40, 1e-10),
+        ).reshape(-1, 2)
+
+    def pixels_to_plane(self, pixels: np.ndarray, z_mm: float = 0.0) -> np.ndarray:
+        """Distorted pixels (N, 2) → world points (N, 2) on the plane z = ``z_mm``.
+
+        Rays that miss the plane (parallel or behind the camera) give NaN.
+        """
+        xy = self.undistort_px(pixels)
+        rays_cam = np.column_stack([xy, np.ones(len(xy))])
+        rays_world = rays_cam @ self.R_cam_from_world  # R^T @ ray for each row
+        c = self.centre_world_mm
+        with np.errstate(divide="ignore", invalid="ignore"):
+            s = (z_mm - c[2]) / rays_world[:, 2]
+        s = np.where(s > 0, s, np.nan)
+        return c[:2] + s[:, None] * rays_world[:, :2]
+
+    def H_image_from_table(self) -> np.ndarray:
+        """(3, 3) homography from table millimetres (z = 0) to *undistorted* pixels."""
+        R, t = self.R_cam_from_world, self.t_cam_from_world_mm
+        H = self.K @ np.column_stack([R[:, 0], R[:, 1], t])
+        return H / H[2, 2]
+
+    # -- rendering -----------------------------------------------------------------
+    def plane_maps(
+        self, px_per_mm: float, origin_mm: tuple[float, float], z_mm: float = 0.0
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Remap tables for :meth:`render_plane` (cached per arguments).
+
+        ``origin_mm`` is the world (x, y) of the texture's top-left pixel centre; texture columns
+        grow with x, rows grow with −y (so "up the wall" is up in the texture).
+        """
+        key = (round(float(px_per_mm), 9), float(origin_mm[0]), float(origin_mm[1]), float(z_mm))
+        maps = self._plane_maps.get(key)
+        if maps is None:
+            w, h = self.image_size
+            u, v = np.meshgrid(np.arange(w, dtype=np.float64), np.arange(h, dtype=np.float64))
+            xy = self.pixels_to_plane(np.column_stack([u.ravel(), v.ravel()]), z_mm)
+            map_x = ((xy[:, 0] - origin_mm[0]) * px_per_mm).reshape(h, w)
+            map_y = ((origin_mm[1] - xy[:, 1]) * px_per_mm).reshape(h, w)
+            maps = (
+                np.nan_to_num(map_x, nan=-1e6).astype(np.float32),
+                np.nan_to_num(map_y, nan=-1e6).astype(np.float32),
+            )
+            self._plane_maps[key] = maps
+        return maps
+
+    def render_plane(
+        self,
+        texture: np.ndarray,
+        px_per_mm: float,
+        origin_mm: tuple[float, float],
+        *,
+        z_mm: float = 0.0,
+        border_value: tuple[int, ...] | int = 0,
+    ) -> np.ndarray:
+        """Image of a flat texture lying on the plane z = ``z_mm`` as this camera sees it.
+
+        The texture should have at least as many pixels per millimetre as the image has where
+        the table is nearest (render it finer and let this downsample, to avoid aliasing).
+        """
+        map_x, map_y = self.plane_maps(px_per_mm, origin_mm, z_mm)
+        return cv2.remap(
+            texture, map_x, map_y, cv2.INTER_LINEAR,
+            borderMode=cv2.BORDER_CONSTANT, borderValue=border_value,
+        )
+
+    # -- serialisation -----------------------------------------------------------------
+    def to_dict(self) -> dict:
+        return {
+            "image_size": list(self.image_size),
+            "K": self.K.tolist(),
+            "dist": self.dist.tolist(),
+            "R_cam_from_world": self.R_cam_from_world.tolist(),
+            "t_cam_from_world_mm": self.t_cam_from_world_mm.tolist(),
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "CameraModel":
+        try:
+            return cls(
+                image_size=tuple(d["image_size"]),
+                K=d["K"],
+                dist=d.get("dist", [0, 0, 0, 0, 0]),
+                R_cam_from_world=d.get("R_cam_from_world", np.eye(3)),
+                t_cam_from_world_mm=d.get("t_cam_from_world_mm", np.zeros(3)),
+            )
+        except KeyError as exc:
+            raise ValueError(f"camera: missing key {exc.args[0]!r}") from None
+
+
+def look_at(
+    image_size: tuple[int, int],
+    eye_mm: tuple[float, float, float],
+    target_mm: tuple[float, float, float],
+    *,
+    hfov_deg: float = 60.0,
+    up_world: tuple[float, float, float] = (0.0, 1.0, 0.0),
+    dist: tuple[float, ...] = (0.0, 0.0, 0.0, 0.0, 0.0),
+    principal_offset_px: tuple[float, float] = (0.0, 0.0),
+    aspect: float = 1.0,
+) -> CameraModel:
+    """A camera at ``eye_mm`` looking at ``target_mm``; ``up_world`` shows as "up" in the image.
+
+    ``hfov_deg`` is the horizontal field of view; ``aspect`` = fy / fx.
+    """
+    w, h = image_size
+    eye = np.asarray(eye_mm, dtype=np.float64)
+    fwd = np.asarray(target_mm, dtype=np.float64) - eye
+    fwd /= np.linalg.norm(fwd)
+    up = np.asarray(up_world, dtype=np.float64)
+    right = np.cross(fwd, up)
+    if np.linalg.norm(right) < 1e-9:
+        raise ValueError("look_at: up_world is parallel to the viewing direction")
+    right /= np.linalg.norm(right)
+    down = np.cross(fwd, right)
+    R = np.stack([right, down, fwd])  # rows: camera axes in world coordinates
+    t = -R @ eye
+    fx = (w / 2.0) / np.tan(np.radians(hfov_deg) / 2.0)
+    K = np.array(
+        [
+            [fx, 0.0, (w - 1) / 2.0 + principal_offset_px[0]],
+            [0.0, fx * aspect, (h - 1) / 2.0 + principal_offset_px[1]],
+            [0.0, 0.0, 1.0],
+        ]
+    )
+    return CameraModel((w, h), K, np.asarray(dist, dtype=np.float64), R, t)
