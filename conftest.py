@@ -1,0 +1,5 @@
+"""Root test configuration: Qt runs offscreen, before anything imports it."""
+
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
