@@ -1,0 +1,257 @@
+"""Hands seen by the camera, and the one place that talks to MediaPipe.
+
+:class:`Hand` and :class:`Hands` are the validated observations the rest of Arbitre uses;
+:class:`HandTracker` wraps the legacy ``mediapipe.solutions.hands`` API (mediapipe 0.10.21
+bundles its models, so it runs offline) and converts its output at the edge with
+:meth:`Hands.from_mediapipe`. Nothing else in the code base imports mediapipe.
+
+Handedness: MediaPipe labels hands as if the image were a mirrored selfie. Our camera looks
+down at the table and is *not* mirrored, so MediaPipe's "Left" is the person's right hand:
+``from_mediapipe(..., mirrored=False)`` (the default) swaps the label; pass ``mirrored=True``
+only for an image that is flipped left-right (a selfie preview).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import numpy as np
+
+from vision.landmarks import HAND_CONNECTIONS, NUM_LANDMARKS, PALM_LANDMARKS
+
+__all__ = ["Hand", "Hands", "HandTracker", "Handedness", "annotate", "swap_handedness"]
+
+Handedness = Literal["left", "right"]
+_HANDEDNESS = ("left", "right")
+
+
+def swap_handedness(label: str) -> Handedness:
+    """Turn a MediaPipe label ("Left"/"Right", any case) into the other hand, lower case."""
+    low = label.lower()
+    if low not in _HANDEDNESS:
+        raise ValueError(f"handedness label must be 'Left' or 'Right', got {label!r}")
+    return "right" if low == "left" else "left"
+
+
+@dataclass(frozen=True, eq=False)
+class Hand:
+    """One detected hand in one image.
+
+    Attributes:
+        landmarks_px: (21, 2) float32, landmark positions in image pixels (x right, y down),
+            indexed by :class:`vision.landmarks.Landmark`.
+        z: (21,) float32, MediaPipe's relative depth, in pixels (its normalised z times the
+            image width); 0 at the wrist, negative towards the camera. Unreliable seen from
+            above: use for ordering only.
+        handedness: which hand of the PERSON this is, ``"left"`` or ``"right"``.
+        score: confidence of the handedness classification, 0..1.
+    """
+
+    landmarks_px: np.ndarray
+    z: np.ndarray
+    handedness: Handedness
+    score: float
+
+    def __post_init__(self) -> None:
+        lm = np.asarray(self.landmarks_px, dtype=np.float32)
+        if lm.shape != (NUM_LANDMARKS, 2):
+            raise ValueError(
+                f"Hand.landmarks_px must have shape ({NUM_LANDMARKS}, 2), got {lm.shape}"
+            )
+        z = np.asarray(self.z, dtype=np.float32)
+        if z.shape != (NUM_LANDMARKS,):
+            raise ValueError(f"Hand.z must have shape ({NUM_LANDMARKS},), got {z.shape}")
+        if not (np.all(np.isfinite(lm)) and np.all(np.isfinite(z))):
+            raise ValueError("Hand.landmarks_px and Hand.z must be finite (got NaN or inf)")
+        if self.handedness not in _HANDEDNESS:
+            raise ValueError(f"Hand.handedness must be 'left' or 'right', got {self.handedness!r}")
+        if not 0.0 <= float(self.score) <= 1.0:
+            raise ValueError(f"Hand.score must be in [0, 1], got {self.score!r}")
+        object.__setattr__(self, "landmarks_px", lm)
+        object.__setattr__(self, "z", z)
+        object.__setattr__(self, "score", float(self.score))
+
+    @property
+    def palm_size_px(self) -> float:
+        """Size of the palm in pixels: the largest distance between two palm landmarks."""
+        p = self.landmarks_px[list(PALM_LANDMARKS)]
+        d = np.linalg.norm(p[:, None, :] - p[None, :, :], axis=-1)
+        return float(d.max())
+
+
+@dataclass(frozen=True, eq=False)
+class Hands:
+    """Every hand found in one frame.
+
+    Attributes:
+        frame_index: index of the frame in its video (0 for a single image).
+        t_s: time of the frame in seconds, or None when unknown.
+        image_size: (width, height) of the image in pixels.
+        hands: the hands found, in MediaPipe's order (possibly empty).
+    """
+
+    frame_index: int
+    t_s: float | None
+    image_size: tuple[int, int]
+    hands: list[Hand] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if int(self.frame_index) != self.frame_index or self.frame_index < 0:
+            raise ValueError(f"Hands.frame_index must be an int >= 0, got {self.frame_index!r}")
+        size = tuple(self.image_size)
+        if len(size) != 2 or any(int(v) != v or v <= 0 for v in size):
+            raise ValueError(
+                f"Hands.image_size must be (width, height) positive ints, got {self.image_size!r}"
+            )
+        object.__setattr__(self, "image_size", (int(size[0]), int(size[1])))
+        if self.t_s is not None and not np.isfinite(self.t_s):
+            raise ValueError(f"Hands.t_s must be finite or None, got {self.t_s!r}")
+        for i, h in enumerate(self.hands):
+            if not isinstance(h, Hand):
+                raise TypeError(f"Hands.hands[{i}] must be a Hand, got {type(h).__name__}")
+        object.__setattr__(self, "hands", list(self.hands))
+
+    def __len__(self) -> int:
+        return len(self.hands)
+
+    def by_handedness(self, handedness: Handedness) -> Hand | None:
+        """The most confident hand labelled ``handedness``, or None."""
+        found = [h for h in self.hands if h.handedness == handedness]
+        return max(found, key=lambda h: h.score) if found else None
+
+    @classmethod
+    def from_mediapipe(
+        cls,
+        results: Any,
+        image_size: tuple[int, int],
+        *,
+        mirrored: bool = False,
+        frame_index: int = 0,
+        t_s: float | None = None,
+    ) -> Hands:
+        """Convert the output of ``mediapipe.solutions.hands.Hands.process``.
+
+        Args:
+            results: MediaPipe's result object (``multi_hand_landmarks``, ``multi_handedness``).
+            image_size: (width, height) of the processed image in pixels.
+            mirrored: True if the image was flipped left-right (selfie view). MediaPipe assumes
+                a mirrored image, so for our un-mirrored table camera (False) its handedness
+                label is swapped to give the person's hand.
+        """
+        w, h = int(image_size[0]), int(image_size[1])
+        landmark_lists = getattr(results, "multi_hand_landmarks", None) or []
+        handedness_lists = getattr(results, "multi_handedness", None) or []
+        if len(handedness_lists) != len(landmark_lists):
+            raise ValueError(
+                f"MediaPipe results have {len(landmark_lists)} landmark sets but "
+                f"{len(handedness_lists)} handedness entries"
+            )
+        hands: list[Hand] = []
+        for lms, cls_list in zip(landmark_lists, handedness_lists):
+            arr = np.array([(p.x, p.y, p.z) for p in lms.landmark], dtype=np.float64)
+            best = cls_list.classification[0]
+            label = best.label.lower()
+            handedness = label if mirrored else swap_handedness(label)
+            hands.append(
+                Hand(
+                    landmarks_px=(arr[:, :2] * (w, h)).astype(np.float32),
+                    z=(arr[:, 2] * w).astype(np.float32),
+                    handedness=handedness,  # type: ignore[arg-type]
+                    score=float(np.clip(best.score, 0.0, 1.0)),
+                )
+            )
+        return cls(frame_index=frame_index, t_s=t_s, image_size=(w, h), hands=hands)
+
+
+class HandTracker:
+    """MediaPipe's hand landmarker (legacy ``solutions.hands``) in video mode.
+
+    ``update(frame_bgr)`` runs it on the next frame of a stream and returns :class:`Hands`.
+    Video mode tracks landmarks from frame to frame, so feed frames in order; use
+    ``static_image_mode=True`` for unrelated images. Close it (or use ``with``) to free the
+    graph. About 26–28 frames/s at 640×360 on 2 cores with ``model_complexity=1``.
+    """
+
+    def __init__(
+        self,
+        *,
+        max_num_hands: int = 2,
+        model_complexity: int = 1,
+        min_detection_confidence: float = 0.5,
+        min_tracking_confidence: float = 0.5,
+        static_image_mode: bool = False,
+        mirrored: bool = False,
+    ) -> None:
+        import mediapipe as mp  # the only mediapipe import in Arbitre
+
+        if model_complexity not in (0, 1):
+            raise ValueError(f"model_complexity must be 0 or 1, got {model_complexity!r}")
+        for name, v in (
+            ("min_detection_confidence", min_detection_confidence),
+            ("min_tracking_confidence", min_tracking_confidence),
+        ):
+            if not 0.0 <= v <= 1.0:
+                raise ValueError(f"{name} must be in [0, 1], got {v!r}")
+        self.mirrored = mirrored
+        self._hands = mp.solutions.hands.Hands(
+            static_image_mode=static_image_mode,
+            max_num_hands=max_num_hands,
+            model_complexity=model_complexity,
+            min_detection_confidence=min_detection_confidence,
+            min_tracking_confidence=min_tracking_confidence,
+        )
+        self._frame_index = 0
+        self._closed = False
+
+    def update(self, frame_bgr: np.ndarray, t_s: float | None = None) -> Hands:
+        """Find the hands in one BGR uint8 (H, W, 3) frame; frames are numbered from 0."""
+        import cv2
+
+        if self._closed:
+            raise RuntimeError("HandTracker.update called after close()")
+        frame = np.asarray(frame_bgr)
+        if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
+            raise ValueError(
+                f"frame_bgr must be uint8 of shape (H, W, 3), got {frame.dtype} {frame.shape}"
+            )
+        rgb = cv2.cvtColor(frame, cv2.COLOR_BGR2RGB)
+        rgb.flags.writeable = False
+        results = self._hands.process(rgb)
+        h, w = frame.shape[:2]
+        out = Hands.from_mediapipe(
+            results, (w, h), mirrored=self.mirrored, frame_index=self._frame_index, t_s=t_s
+        )
+        self._frame_index += 1
+        return out
+
+    def close(self) -> None:
+        """Release MediaPipe's graph; safe to call twice."""
+        if not self._closed:
+            self._hands.close()
+            self._closed = True
+
+    def __enter__(self) -> HandTracker:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def annotate(frame_bgr: np.ndarray, hands: Hands, *, color_bgr: tuple[int, int, int] | None = None
+             ) -> np.ndarray:
+    """A copy of ``frame_bgr`` with each hand's skeleton and handedness drawn on it."""
+    import cv2
+
+    out = np.array(frame_bgr, copy=True)
+    for hand in hands.hands:
+        col = color_bgr or ((0, 200, 255) if hand.handedness == "right" else (255, 160, 0))
+        pts = np.round(hand.landmarks_px).astype(int)
+        for a, b in HAND_CONNECTIONS:
+            cv2.line(out, tuple(pts[a]), tuple(pts[b]), col, 1, cv2.LINE_AA)
+        for p in pts:
+            cv2.circle(out, tuple(p), 2, (0, 0, 255), -1, cv2.LINE_AA)
+        x, y = pts[0]
+        cv2.putText(out, f"{hand.handedness} {hand.score:.2f}", (int(x) + 4, int(y) + 14),
+                    cv2.FONT_HERSHEY_SIMPLEX, 0.4, col, 1, cv2.LINE_AA)
+    return out
