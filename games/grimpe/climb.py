@@ -717,7 +717,7 @@ class ClimbJudge:
                 want = self.colour_map.finger_for(colour)
                 if want != f:
                     self._fault(
-                        "wrong_finger", ev, f"{f} put into {colour} hold {target} (a {want} hold)"
+                        "wrong_finger", ev, f"{f} put into {colour} hold {target} ({colour} is for the {want} finger)"
                     )
         self.down[f] = target
         entry: dict[str, Any] = {"finger": f, "target": target, "t": ev.t}
