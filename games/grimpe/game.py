@@ -22,7 +22,7 @@ from typing import Any, Self
 from games.base import TERMINAL, Game, IllegalMove, NotationError
 from games.grimpe.cards import DEFAULT_SEED, Catalog, default_catalog
 from games.grimpe.climb import POINTS
-from games.grimpe.route import Route, _norm_deg
+from games.grimpe.route import Route, normalise_deg
 
 __all__ = ["ClimbResult", "GrimpeGame", "PlaceCard", "max_climb_score"]
 
@@ -48,7 +48,7 @@ class PlaceCard:
     rotation_deg: float = 0.0
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "rotation_deg", _norm_deg(self.rotation_deg))
+        object.__setattr__(self, "rotation_deg", normalise_deg(self.rotation_deg))
 
     def notation(self) -> str:
         return f"{self.number}@{self.col},{self.row}r{_fmt_deg(self.rotation_deg)}"

@@ -48,6 +48,7 @@ __all__ = [
     "RouteFormatError",
     "Zone",
     "ROUTE_FORMAT",
+    "normalise_deg",
     "slot_centre_mm",
 ]
 
@@ -65,7 +66,8 @@ def slot_centre_mm(col: int, row: int) -> tuple[float, float]:
     return (col * SLOT_PITCH_MM, row * SLOT_PITCH_MM)
 
 
-def _norm_deg(angle: float) -> float:
+def normalise_deg(angle: float) -> float:
+    """An angle in degrees brought into [0, 360)."""
     a = math.fmod(float(angle), 360.0)
     if a < 0:
         a += 360.0
@@ -93,7 +95,7 @@ class Placement:
     rotation_deg: float = 0.0
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "rotation_deg", _norm_deg(self.rotation_deg))
+        object.__setattr__(self, "rotation_deg", normalise_deg(self.rotation_deg))
 
     def to_dict(self) -> dict[str, Any]:
         r = self.rotation_deg
@@ -299,7 +301,11 @@ class Route:
         return f"<Route depart={self.depart} cards=[{cards}] holds={self.hold_count()}>"
 
     def to_json(self) -> dict[str, Any]:
-        """The ROUTE.json object (see the module doc of :mod:`games.grimpe` for the format)."""
+        """The ROUTE.json object (``games/grimpe/README.md`` documents every key).
+
+        ``cards`` are in placement order; ``holds`` and ``zones`` are derived (table mm) and
+        written so that a judge or a renderer needs no catalogue; ``arrivee`` and
+        ``zones.finish`` are ``null`` before the first card."""
         data: dict[str, Any] = {
             "format": ROUTE_FORMAT,
             "version": 1,
