@@ -12,8 +12,10 @@ Event log (EVENTS.jsonl, one JSON object per line, ``t`` in seconds, non-decreas
   (also ``null`` or the key left out) for a finger seen down off every target (→ ``off_target``).
 - ``card`` of ``card_moved`` is optional (a detector may not know which card moved). A card
   that the route does not contain (it names its cards) gives a warning, not a fault.
-- Extra keys (``frame``, ``confidence``, ...) are kept and shown as evidence with faults, moves
-  and notices. Blank lines are skipped.
+- Extra keys (``frame``, ``confidence``, a ``target`` on an ``up``, ...) are kept and shown as
+  evidence with faults and moves. Blank lines are skipped.
+- Events with the same ``t`` are judged in file order: a producer that sees a lift and a
+  placement in one frame must write them in the order it believes happened.
 
 State machine (rulebook "A climb"), with the order in which checks are made:
 
@@ -283,7 +285,9 @@ class ClimbEvent:
                 card = int(c)
             except ValueError:
                 raise EventError(f"'card' must be a card number, not {c!r}", line=line) from None
-        known = {"t", "type", "finger", "target", "card"}
+        known = {"t", "type", "finger"} | ({"target"} if typ == "down" else set())
+        if typ == "card_moved":
+            known.add("card")
         extra = {k: v for k, v in d.items() if k not in known}
         return cls(float(t), typ, finger, target, card, extra, line)
 
