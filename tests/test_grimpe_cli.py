@@ -113,6 +113,7 @@ def test_route_show_build_and_cards(capsys, tmp_path):
     summary = json.loads(out)
     assert summary["hold_count"] == 10 and summary["legal"] is True
     assert summary["holds_by_colour"]["yellow"] == ["11b"]
+    assert summary["code"] == "11@0,2r0 20@1,2r0 27@1,3r0 7@0,3r0"
     dest = tmp_path / "r.json"
     code, _, _ = run(capsys, "grimpe", "route", "build", "11@0,2r0", "20@1,2r0", "27@1,3r0", "7@0,3r0",
                      "-o", str(dest))

@@ -213,3 +213,18 @@ def test_route_json_round_trip_and_rebuild(tmp_path):
         Route.from_json({"format": "something-else", "cards": []})
     with pytest.raises(RouteFormatError, match="cards"):
         Route.from_json({"holds": []})
+
+
+def test_route_code_round_trip_and_catalog_named_in_the_file():
+    r = Route.from_code("11@0,2r0 20@1,2 27@1,3r180 7@0,3r22.5")
+    assert r.code() == "11@0,2r0 20@1,2r0 27@1,3r180 7@0,3r22.5"
+    assert Route.from_code(r.code()) == r
+    with pytest.raises(IllegalMove):
+        Route.from_code("11@0,2 20@4,4")
+    with pytest.raises(ValueError):
+        Route.from_code("eleven@0,2")
+    other = Route(default_catalog(7))
+    other.place(3, 0, 2, 90)
+    data = json.loads(json.dumps(other.to_json()))
+    assert data["catalog"] == "default seed=7"
+    assert Route.from_json(data) == other  # the file names its built-in catalogue

@@ -206,11 +206,13 @@ def _route_show(args: argparse.Namespace) -> int:
     cards = data.get("cards") if isinstance(data.get("cards"), list) else []
     zones = data.get("zones") if isinstance(data.get("zones"), dict) else {}
     legal = _check_legal(data) if cards else None
+    code = _route_code(cards)
     summary = {
         "route": str(args.route),
         "depart": data.get("depart"),
         "arrivee": data.get("arrivee"),
         "cards": cards,
+        "code": code,
         "hold_count": len(holds.colours),
         "holds_by_colour": {c: ids for c, ids in by_colour.items() if ids},
         "zones": zones,
@@ -236,7 +238,21 @@ def _route_show(args: argparse.Namespace) -> int:
             print(f"{name.capitalize()} zone: slot {_slot(z)}, centre ({z.get('x_mm')}, {z.get('y_mm')}) mm")
     if legal is not None:
         print("Placements: legal" if legal is True else f"Placements: NOT legal — {legal}")
+    if code:
+        print(f"Code: {code}   (rebuild: arbitre grimpe route build {code})")
     return 0
+
+
+def _route_code(cards: list) -> str | None:
+    from games.grimpe.route import Placement
+
+    try:
+        return " ".join(
+            Placement(int(c["number"]), int(c["col"]), int(c["row"]), float(c.get("rotation_deg", 0))).notation()
+            for c in cards
+        ) or None
+    except (KeyError, TypeError, ValueError):
+        return None
 
 
 def _slot(d: Any) -> str:

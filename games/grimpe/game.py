@@ -22,17 +22,12 @@ from typing import Any, Self
 from games.base import TERMINAL, Game, IllegalMove, NotationError
 from games.grimpe.cards import DEFAULT_SEED, Catalog, default_catalog
 from games.grimpe.climb import POINTS
-from games.grimpe.route import Route, normalise_deg
+from games.grimpe.route import Placement, Route, normalise_deg
 
 __all__ = ["ClimbResult", "GrimpeGame", "PlaceCard", "max_climb_score"]
 
 ROTATIONS = (0.0, 90.0, 180.0, 270.0)
-_PLACE_RE = re.compile(r"^(\d+)@(-?\d+),(-?\d+)(?:r([-+]?\d+(?:\.\d*)?(?:[eE][-+]?\d+)?))?$")
 _CLIMB_RE = re.compile(r"^climb:(\d+)$")
-
-
-def _fmt_deg(angle: float) -> str:
-    return str(int(angle)) if angle == int(angle) else repr(float(angle))
 
 
 @dataclass(frozen=True)
@@ -51,15 +46,15 @@ class PlaceCard:
         object.__setattr__(self, "rotation_deg", normalise_deg(self.rotation_deg))
 
     def notation(self) -> str:
-        return f"{self.number}@{self.col},{self.row}r{_fmt_deg(self.rotation_deg)}"
+        return Placement(self.number, self.col, self.row, self.rotation_deg).notation()
 
     @classmethod
     def from_notation(cls, text: str) -> PlaceCard:
-        m = _PLACE_RE.match(text.strip())
-        if not m:
-            raise NotationError(f"{text!r} is not a card placement like '12@0,2r90'")
-        rot = float(m.group(4)) if m.group(4) is not None else 0.0
-        return cls(int(m.group(1)), int(m.group(2)), int(m.group(3)), rot)
+        try:
+            p = Placement.from_notation(text)
+        except ValueError as exc:
+            raise NotationError(str(exc)) from None
+        return cls(p.number, p.col, p.row, p.rotation_deg)
 
 
 @dataclass(frozen=True)
@@ -261,7 +256,7 @@ class GrimpeGame(Game):
         else:
             w = ", ".join(str(p) for p in self.winners())
             state = f"game over after {self.round_no} rounds; winner(s): player {w}"
-        cards = " ".join(f"{p.number}@{p.col},{p.row}r{_fmt_deg(p.rotation_deg)}" for p in self.route.placements)
+        cards = self.route.code()
         lines = [
             head,
             state,

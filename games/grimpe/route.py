@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,6 +41,14 @@ from games.grimpe.cards import (
     default_catalog,
 )
 
+PLACEMENT_RE = re.compile(r"^(\d+)@(-?\d+),(-?\d+)(?:r([-+]?\d+(?:\.\d*)?(?:[eE][-+]?\d+)?))?$")
+_DEFAULT_SOURCE_RE = re.compile(r"^default seed=(-?\d+)$")
+
+
+def format_deg(angle: float) -> str:
+    """``90`` for whole degrees, else the shortest exact float text (``22.5``)."""
+    return str(int(angle)) if angle == int(angle) else repr(float(angle))
+
 __all__ = [
     "BUILD_HOLDS",
     "Hold",
@@ -48,6 +57,7 @@ __all__ = [
     "RouteFormatError",
     "Zone",
     "ROUTE_FORMAT",
+    "format_deg",
     "normalise_deg",
     "slot_centre_mm",
 ]
@@ -96,6 +106,19 @@ class Placement:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "rotation_deg", normalise_deg(self.rotation_deg))
+
+    def notation(self) -> str:
+        """``"12@0,2r90"``: card 12 on slot (0, 2) turned 90°."""
+        return f"{self.number}@{self.col},{self.row}r{format_deg(self.rotation_deg)}"
+
+    @classmethod
+    def from_notation(cls, text: str) -> Placement:
+        """Parse ``"12@0,2r90"`` (``r0`` may be left out). Raises ``ValueError``."""
+        m = PLACEMENT_RE.match(text.strip())
+        if not m:
+            raise ValueError(f"{text!r} is not a card placement like '12@0,2r90'")
+        rot = float(m.group(4)) if m.group(4) is not None else 0.0
+        return cls(int(m.group(1)), int(m.group(2)), int(m.group(3)), rot)
 
     def to_dict(self) -> dict[str, Any]:
         r = self.rotation_deg
@@ -297,8 +320,22 @@ class Route:
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
-        cards = " ".join(f"{p.number}@{p.col},{p.row}r{p.rotation_deg:g}" for p in self._placements)
-        return f"<Route depart={self.depart} cards=[{cards}] holds={self.hold_count()}>"
+        return f"<Route depart={self.depart} cards=[{self.code()}] holds={self.hold_count()}>"
+
+    def code(self) -> str:
+        """The placements in order, e.g. ``"11@0,2r0 20@1,2r0"``: enough to rebuild and share
+        a route (with Départ at (0, 0) and the same catalogue)."""
+        return " ".join(p.notation() for p in self._placements)
+
+    @classmethod
+    def from_code(cls, text: str, catalog: Catalog | None = None) -> Route:
+        """Rebuild from :meth:`code`; each placement is judged (raises :class:`IllegalMove`,
+        or ``ValueError`` for text that is not a placement)."""
+        route = cls(catalog)
+        for item in text.split():
+            p = Placement.from_notation(item)
+            route.place(p.number, p.col, p.row, p.rotation_deg)
+        return route
 
     def to_json(self) -> dict[str, Any]:
         """The ROUTE.json object (``games/grimpe/README.md`` documents every key).
@@ -337,7 +374,8 @@ class Route:
         cls, data: Mapping[str, Any] | str, catalog: Catalog | None = None, *, strict: bool = True
     ) -> Route:
         """Rebuild a route from its ``depart`` and ``cards`` (holds are recomputed from the
-        catalogue). With ``strict`` each placement is judged (raises :class:`IllegalMove`);
+        catalogue: ``catalog``, else the built-in one named by the file's ``"catalog"`` key,
+        e.g. ``"default seed=7"``, else the default). With ``strict`` each placement is judged (raises :class:`IllegalMove`);
         without, cards are placed as saved. Bad structure raises :class:`RouteFormatError`."""
         if isinstance(data, str):
             try:
@@ -351,6 +389,10 @@ class Route:
             raise RouteFormatError(f"not a Grimpe route (format {fmt!r}, expected {ROUTE_FORMAT!r})")
         if "cards" not in data:
             raise RouteFormatError("route has no 'cards' list (a holds-only route can be judged but not rebuilt)")
+        if catalog is None:
+            m = _DEFAULT_SOURCE_RE.match(str(data.get("catalog", "")))
+            if m:
+                catalog = default_catalog(int(m.group(1)))
         try:
             dep = data.get("depart") or {"col": 0, "row": 0}
             route = cls(catalog, (int(dep["col"]), int(dep["row"])))
