@@ -435,3 +435,23 @@ def test_generated_legal_climbs_reach_the_summit_with_the_expected_score(rnd):
     assert v.result == "summit", (events, v.fault)
     assert v.score == score
     _check_invariants(v)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(event_step, max_size=30), st.integers(2, 5))
+def test_overrides_on_random_streams_keep_invariants(steps, fingers):
+    events = _stream(steps)
+    auto = judge_events(HOLDS, events)
+    overrides = []
+    if auto.fault is not None:
+        overrides.append(CancelFault(auto.fault.code, auto.fault.t))
+    if auto.moves:
+        overrides.append(SetMoveFingers(0, fingers))
+    rv = review(HOLDS, events, overrides)
+    assert rv.auto == auto
+    _check_invariants(rv.final)
+    if auto.fault is not None:
+        assert rv.final.fault is None or rv.final.fault.t >= auto.fault.t
+    if rv.final.moves and auto.moves:
+        assert rv.final.moves[0].fingers == fingers
+    assert ReviewedVerdict.from_json(json.loads(json.dumps(rv.to_json()))) == rv
