@@ -725,6 +725,8 @@ class ClimbJudge:
                     )
         self.down[f] = target
         entry: dict[str, Any] = {"finger": f, "target": target, "t": ev.t}
+        if target in self.holds.colours:
+            entry["colour"] = self.holds.colours[target]
         entry.update(ev.extra)
         if ev.line is not None:
             entry["line"] = ev.line
@@ -853,7 +855,10 @@ def format_verdict(verdict: Verdict, lang: str = "en") -> str:
             + (" *" if m.overridden else "")
         )
         if m.placed:
-            placed = ", ".join(f"{p.get('finger')}→{p.get('target')}" for p in m.placed)
+            placed = ", ".join(
+                f"{p.get('finger')}→{p.get('target')}" + (f" ({p['colour']})" if p.get("colour") else "")
+                for p in m.placed
+            )
             lines.append(f"      {tx['placed']}: {placed}")
     if verdict.fault is not None:
         fl = verdict.fault
