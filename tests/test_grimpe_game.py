@@ -171,3 +171,17 @@ def test_copy_is_independent():
     twin.play(ClimbResult(3))
     assert g.totals != twin.totals and len(g.record()) + 1 == len(twin.record())
     assert g.route.placements == twin.route.placements
+
+
+def test_saved_playthrough():
+    """The example route built by two players, two rounds; every rule of the flow shows."""
+    record = "11@0,2r0 20@1,2r0 27@1,3r0 7@0,3r0 climb:5 climb:3 15@0,4r90 climb:0 climb:7"
+    g = GrimpeGame.replay({"num_players": 2, "rounds": 2}, record)
+    assert g.record_text() == record
+    assert g.route.hold_count() == 13 and g.route.arrivee_slot() == (0, 6)
+    # P1 placed the 4th (last building) card, so climbed first in round 1, won it, placed 15
+    assert g.past_rounds == [[(1, 5), (0, 3)], [(1, 0), (0, 7)]]
+    assert g.totals == [10, 5] and g.winners() == [0]
+    with pytest.raises(IllegalMove) as info:  # building is over after 10 holds: P1 must climb
+        GrimpeGame.replay({"num_players": 2, "rounds": 2}, record.split(" climb")[0] + " 15@0,4r0")
+    assert info.value.code == "wrong_phase"
