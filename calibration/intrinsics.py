@@ -519,6 +519,7 @@ def suggest_pattern(images: Sequence[np.ndarray], pattern: Pattern) -> Pattern |
     else:
         cands = [(c, r) for c in range(3, 15) for r in range(3, 15)]
     cands.sort(key=lambda cr: abs(cr[0] - pattern.cols) + abs(cr[1] - pattern.rows))
+    best, best_n = None, 0
     for cols, rows in cands[:60]:
         if (cols, rows) == (pattern.cols, pattern.rows):
             continue
@@ -526,13 +527,14 @@ def suggest_pattern(images: Sequence[np.ndarray], pattern: Pattern) -> Pattern |
             cand = replace(pattern, cols=cols, rows=rows)
         except ValueError:
             continue
-        found = sum(cand.detect(g) is not None for g in images)
-        if pattern.kind == "chessboard" and found:
-            return cand
-        if pattern.kind == "charuco" and found:
-            d = cand.detect(images[0])
-            if d is not None and len(d.ids) >= 0.5 * cand.n_corners:
-                return cand
+        dets = [cand.detect(g) for g in images]
+        n = sum(len(d.ids) for d in dets if d is not None)
+        if pattern.kind == "chessboard" and n:
+            return cand  # the board-continues check makes a chessboard match exact
+        if n > best_n or (n and n == best_n and best is not None
+                          and cand.n_corners < best.n_corners):
+            best, best_n = cand, n  # ties: the smallest board that explains every corner
+    return best
     return None
 
 

@@ -142,8 +142,51 @@ class Pattern:
                 gray, corners, (half, half), (-1, -1),
                 (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 50, 1e-3))
         img = corners.reshape(-1, 2).astype(np.float32)
+        if self._board_continues(gray, img):
+            return None  # a larger board: a sub-grid of it would give wrong object points
         obj = self.object_points_mm()
         return Detection(obj, img, np.arange(len(obj)))
+
+    def _board_continues(self, gray: np.ndarray, img: np.ndarray) -> bool:
+        """True when chessboard corners continue past a side of the detected grid.
+
+        Past the last inner corner a real board has one row of squares then its margin, so the
+        predicted next corner is an edge (half contrast), not an X-corner (full contrast).
+        """
+        j, i = np.meshgrid(np.arange(self.cols, dtype=np.float64),
+                           np.arange(self.rows, dtype=np.float64))
+        grid = np.column_stack([j.ravel(), i.ravel()])
+        H, _ = cv2.findHomography(grid, img.astype(np.float64), 0)
+        if H is None:
+            return False
+        hull = cv2.convexHull(img.astype(np.float32)).astype(np.int32)
+        mask = np.zeros(gray.shape[:2], np.uint8)
+        cv2.fillConvexPoly(mask, hull, 255)
+        vals = gray[mask > 0]
+        contrast = float(np.percentile(vals, 95) - np.percentile(vals, 5)) if vals.size else 0.0
+        if contrast < 20:
+            return False
+        g = cv2.GaussianBlur(gray, (0, 0), 1.0).astype(np.float32)
+        sides = [
+            np.column_stack([np.full(self.rows, -1.0), np.arange(self.rows)]),
+            np.column_stack([np.full(self.rows, float(self.cols)), np.arange(self.rows)]),
+            np.column_stack([np.arange(self.cols), np.full(self.cols, -1.0)]),
+            np.column_stack([np.arange(self.cols), np.full(self.cols, float(self.rows))]),
+        ]
+        offs = np.array([[-0.3, -0.3], [0.3, -0.3], [0.3, 0.3], [-0.3, 0.3]])
+        h, w = g.shape
+        for side in sides:
+            pts = (side[:, None, :] + offs[None]).reshape(-1, 2)
+            px = cv2.perspectiveTransform(pts.reshape(-1, 1, 2), H).reshape(-1, 2)
+            if (px[:, 0] < 0).any() or (px[:, 0] > w - 1).any() or (px[:, 1] < 0).any() or \
+                    (px[:, 1] > h - 1).any():
+                continue
+            v = cv2.remap(g, px[:, 0].reshape(-1, 1).astype(np.float32),
+                          px[:, 1].reshape(-1, 1).astype(np.float32), cv2.INTER_LINEAR).reshape(-1, 4)
+            score = np.abs((v[:, 0] + v[:, 2]) - (v[:, 1] + v[:, 3])) / 2 / contrast
+            if np.median(score) > 0.7:
+                return True
+        return False
 
     def _refine(self, gray: np.ndarray, corners: np.ndarray) -> np.ndarray:
         pts = corners.reshape(-1, 2)

@@ -1,0 +1,273 @@
+"""``arbitre calibrate``: lens, table plane and colours, and the printable targets.
+
+Every command that takes ``--out CAL`` adds or replaces its own section of that calibration
+file and keeps the others, so one file gathers the lens, the table plane and the colours.
+Exit codes: 0 accepted / written, 1 computed but rejected by the verdict (or camera moved),
+2 bad input (with a message, never a traceback).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from ui.errors import UserError
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    group = subparsers.add_parser(
+        "calibrate", help="calibrate the camera: lens, table plane, colours; print targets",
+        description="Calibrate the camera once: the lens (intrinsics), the table plane "
+                    "(pixels to millimetres) and the colours, into one commented text file.")
+    group.set_defaults(func=None, parser=group)
+    sub = group.add_subparsers(dest="calibrate_command", metavar="STEP")
+
+    p = sub.add_parser("intrinsics", help="lens calibration from photos or a video of a board",
+                       description="Calibrate the lens from photos or videos of a chessboard or "
+                                   "ChArUco board and judge the result (verdict + advice).")
+    p.add_argument("inputs", nargs="+", metavar="IMAGES_OR_VIDEO",
+                   help="image files, folders of images, or videos (frames are sampled)")
+    _pattern_args(p, required=True)
+    p.add_argument("--fix-k3", action="store_true",
+                   help="keep k3 at 0 (fewer parameters; for mild lenses and few views)")
+    p.add_argument("--sb", action="store_true",
+                   help="chessboard: use findChessboardCornersSB (slower, more robust)")
+    p.add_argument("--max-frames", type=int, default=40, help="frames sampled per video")
+    p.add_argument("--out", metavar="CAL", help="write/update this calibration file")
+    p.add_argument("--force", action="store_true", help="write --out even if rejected")
+    p.add_argument("--coverage-png", metavar="PNG", help="write a corner coverage heat map")
+    p.add_argument("--json", action="store_true", help="print the report as JSON on stdout")
+    p.set_defaults(func=_cmd_intrinsics)
+
+    p = sub.add_parser("print-board", help="a ChArUco board to print at exact size (PDF + PNG)")
+    p.add_argument("--pattern", default="charuco:8x11", help="charuco:COLSxROWS squares")
+    p.add_argument("--square-mm", type=float, default=22.0)
+    p.add_argument("--marker-mm", type=float, default=16.0)
+    p.add_argument("--dict", default="6x6_250", dest="dictionary")
+    p.add_argument("--out", default="charuco_board.pdf", metavar="PDF")
+    p.add_argument("--png", metavar="PNG", help="also a PNG (default: next to the PDF)")
+    p.add_argument("--dpi", type=int, default=300)
+    p.set_defaults(func=_cmd_print_board)
+
+    p = sub.add_parser("print-markers",
+                       help="four ArUco corner markers for the table, with their placement")
+    p.add_argument("--marker-mm", type=float, default=50.0, help="printed marker side, mm")
+    p.add_argument("--markers-mm", default="600x400", metavar="WxH",
+                   help="distance between marker centres, x by y, mm (the route area)")
+    p.add_argument("--dict", default="4x4_50", dest="dictionary")
+    p.add_argument("--out", default="table_markers.pdf", metavar="PDF")
+    p.add_argument("--png", metavar="PNG", help="also a PNG (default: next to the PDF)")
+    p.add_argument("--dpi", type=int, default=300)
+    p.set_defaults(func=_cmd_print_markers)
+
+    p = sub.add_parser("table", help="the table plane (pixels to mm) from the 4 corner markers")
+    p.add_argument("image", help="a photo/frame of the table with the four markers")
+    _marker_args(p)
+    p.add_argument("--calibration", metavar="CAL", help="calibration file with the lens")
+    p.add_argument("--out", metavar="CAL", help="write/update this calibration file")
+    p.add_argument("--preview", metavar="PNG", help="write a top-down view of the table")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_cmd_table)
+
+    p = sub.add_parser("check-table", help="has the camera moved since the table calibration?")
+    p.add_argument("image", help="a frame of the table now")
+    p.add_argument("--calibration", metavar="CAL", required=True)
+    p.add_argument("--threshold-px", type=float, default=3.0)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_cmd_check_table)
+
+    p = sub.add_parser("colours", help="sample the ring colours into a colour model")
+    p.add_argument("image", help="a photo under the session's light")
+    p.add_argument("--region", action="append", default=[], metavar="NAME=X,Y,W,H",
+                   help="a pixel box of one colour (white is required); repeat per colour")
+    p.add_argument("--calibration", metavar="CAL",
+                   help="calibration file (its regions are not used; kept for --out)")
+    p.add_argument("--out", metavar="CAL", help="write/update this calibration file")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_cmd_colours)
+
+    p = sub.add_parser("check", help="validate a calibration file and summarise it")
+    p.add_argument("calibration", metavar="CAL")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_cmd_check)
+
+
+# --------------------------------------------------------------------------------------------
+
+
+def _pattern_args(p: argparse.ArgumentParser, required: bool) -> None:
+    p.add_argument("--pattern", required=required, metavar="KIND:COLSxROWS",
+                   help="chessboard:9x6 (inner corners) or charuco:5x7 (squares)")
+    p.add_argument("--square-mm", type=float, required=required, help="square side, mm")
+    p.add_argument("--marker-mm", type=float, help="ChArUco marker side, mm (default 0.75 x square)")
+    p.add_argument("--dict", default="6x6_250", dest="dictionary", help="ChArUco dictionary")
+
+
+def _marker_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--markers-mm", metavar="WxH",
+                   help="distance between marker centres (x by y, mm), as printed by "
+                        "print-markers; or give --layout")
+    p.add_argument("--layout", metavar="JSON", help="the JSON sidecar written by print-markers")
+    p.add_argument("--marker-size-mm", type=float, default=50.0, help="printed marker side, mm")
+    p.add_argument("--dict", default="4x4_50", dest="dictionary")
+
+
+def _load_cal(path: str | None):
+    from calibration.file import CalibrationFileError, load_calibration
+
+    if path is None:
+        return None
+    try:
+        return load_calibration(path)
+    except CalibrationFileError as exc:
+        raise UserError(str(exc)) from None
+
+
+def _update_file(out: str, **sections: Any) -> None:
+    """Add/replace sections of the calibration file ``out`` (created when missing)."""
+    from calibration.file import Calibration, save_calibration
+
+    cal = _load_cal(out) if Path(out).exists() else Calibration()
+    for key, value in sections.items():
+        if key == "inputs":
+            cal.inputs.update(value)
+        else:
+            setattr(cal, key, value)
+    from calibration.file import Calibration as _C
+
+    cal.created_utc = _C().created_utc
+    try:
+        save_calibration(cal, out)
+    except OSError as exc:
+        raise UserError(f"{out}: cannot write the calibration file: {exc}") from None
+
+
+def _progress(desc: str):
+    from tqdm import tqdm
+
+    return lambda it: tqdm(it, desc=desc, unit="img", file=sys.stderr, disable=None)
+
+
+def _print_json(obj: Any) -> None:
+    print(json.dumps(obj, indent=2, default=float))
+
+
+def _cmd_intrinsics(args: argparse.Namespace) -> int:
+    from calibration.intrinsics import calibrate_intrinsics, write_coverage_png
+    from calibration.patterns import parse_pattern
+
+    try:
+        pattern = parse_pattern(args.pattern, args.square_mm, args.marker_mm, args.dictionary)
+    except ValueError as exc:
+        raise UserError(f"--pattern: {exc}") from None
+    try:
+        rep = calibrate_intrinsics(args.inputs, pattern, fix_k3=args.fix_k3, sb=args.sb,
+                                   max_video_frames=args.max_frames,
+                                   progress=_progress("detecting"))
+    except ValueError as exc:
+        raise UserError(f"{exc}") from None
+    if args.coverage_png and rep.image_size is not None:
+        try:
+            write_coverage_png(rep, args.coverage_png)
+        except ValueError as exc:
+            raise UserError(str(exc)) from None
+    wrote = None
+    if args.out and rep.lens is not None and (rep.accepted or args.force):
+        _update_file(args.out, lens=rep.lens, inputs={
+            "lens": {"inputs": [str(p) for p in args.inputs], "pattern": pattern.spec,
+                     "square_mm": pattern.square_mm, "marker_mm": pattern.marker_mm,
+                     "views_used": [v.name for v in rep.views_used]}})
+        wrote = args.out
+    if args.json:
+        out = rep.to_json()
+        out["written"] = wrote
+        _print_json(out)
+    else:
+        _print_intrinsics(rep, wrote, args.out)
+    return 0 if rep.accepted else 1
+
+
+def _print_intrinsics(rep, wrote: str | None, out: str | None) -> None:
+    j = rep.to_json()
+    print(f"pattern {j['pattern']}: {j['views_used']} views used, "
+          f"{len(j['views_rejected'])} rejected")
+    for v in j["views_rejected"]:
+        print(f"  rejected {v['name']}: {v['reason']}")
+    if rep.lens is not None:
+        s = rep.stddev
+        print(f"RMS {j['rms_px']:.3f} px")
+        print(f"fx {j['fx']:.2f} ± {1.96 * s.get('fx', 0):.2f}  fy {j['fy']:.2f} ± "
+              f"{1.96 * s.get('fy', 0):.2f}  cx {j['cx']:.2f} ± {1.96 * s.get('cx', 0):.2f}  "
+              f"cy {j['cy']:.2f} ± {1.96 * s.get('cy', 0):.2f}  (95 %)")
+        print("dist k1 k2 p1 p2 k3: " + " ".join(f"{d:.5f}" for d in j["dist"]))
+        cv = j["cross_validation"]
+        if cv:
+            print(f"split-half cross-validation: {cv['mean_px']:.3f} px mean, "
+                  f"{cv['p95_px']:.3f} px 95th percentile over the image")
+        c = j["coverage"]
+        print(f"coverage score {c['score']:.2f}, {100 * c['cells_covered']:.0f} % of cells")
+    status = j["verdict"]["status"].upper()
+    print(f"VERDICT: {status}")
+    for r in j["verdict"]["reasons"]:
+        print(f"  - {r['message']}")
+    for w in j["verdict"]["warnings"]:
+        print(f"  warning: {w}")
+    if j["advice"]:
+        print("ADVICE:")
+        for a in j["advice"]:
+            print(f"  * {a}")
+    if wrote:
+        print(f"wrote {wrote}")
+    elif out:
+        print(f"not written to {out}: the calibration was rejected (use --force to write it)")
+
+
+def _cmd_check(args: argparse.Namespace) -> int:
+    cal = _load_cal(args.calibration)
+    summary: dict[str, Any] = {"file": args.calibration, "created_utc": cal.created_utc,
+                               "lens": None, "table": None, "colours": None}
+    if cal.lens is not None:
+        ln = cal.lens
+        summary["lens"] = {"image_size": list(ln.image_size), "fx": ln.fx, "fy": ln.fy,
+                           "cx": ln.cx, "cy": ln.cy, "dist": ln.dist.tolist(),
+                           "quality": ln.quality}
+    if cal.table is not None:
+        summary["table"] = {"residual_rms_mm": cal.table.residual_rms_mm,
+                            "undistorted": cal.table.undistorted}
+    if cal.colours is not None:
+        summary["colours"] = {"names": cal.colours.names, "warnings": cal.colours.warnings}
+    if args.json:
+        _print_json(summary)
+    else:
+        print(f"{args.calibration}: valid, made {cal.created_utc}")
+        for k in ("lens", "table", "colours"):
+            print(f"  {k}: {'yes' if summary[k] else 'no'}"
+                  + (f" {summary[k]}" if summary[k] and k != "lens" else ""))
+        if summary["lens"]:
+            ln = summary["lens"]
+            print(f"  lens {ln['image_size'][0]}x{ln['image_size'][1]} fx {ln['fx']:.2f} "
+                  f"fy {ln['fy']:.2f} cx {ln['cx']:.2f} cy {ln['cy']:.2f}")
+    return 0
+
+
+def _cmd_print_board(args: argparse.Namespace) -> int:
+    raise UserError("print-board is not available yet")
+
+
+def _cmd_print_markers(args: argparse.Namespace) -> int:
+    raise UserError("print-markers is not available yet")
+
+
+def _cmd_table(args: argparse.Namespace) -> int:
+    raise UserError("table is not available yet")
+
+
+def _cmd_check_table(args: argparse.Namespace) -> int:
+    raise UserError("check-table is not available yet")
+
+
+def _cmd_colours(args: argparse.Namespace) -> int:
+    raise UserError("colours is not available yet")
