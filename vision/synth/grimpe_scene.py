@@ -188,7 +188,9 @@ class GrimpeScene:
     # -- geometry -------------------------------------------------------------------------
     def _focus_mm(self) -> np.ndarray:
         x0, y0, x1, y1 = route_extent_mm(self.route)
-        pts = [(x0, y0), (x1, y0), (x0, y1), (x1, y1)]
+        half = 38.0
+        pts = [(cx + dx, cy + dy) for _, (cx, cy), _ in route_card_poses(self.route)
+               for dx in (-half, half) for dy in (-half, half)]
         if self.script.keyframes:
             # fingertips and wrist of every keyframe: the hand must stay in view
             for k in self.script.keyframes[:: max(1, len(self.script.keyframes) // 12)]:
