@@ -46,7 +46,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         "Prints the verdict: summit, fault (with its code and evidence) or incomplete, the "
         "moves and the score. Exit 0 for any judged attempt, 2 for unreadable input.",
     )
-    j.add_argument("route", metavar="ROUTE.json", help="the route (only holds[].id and .colour are needed)")
+    j.add_argument(
+        "route", metavar="ROUTE.json", help="the route (only holds[].id and .colour are needed)"
+    )
     j.add_argument("events", metavar="EVENTS.jsonl", help="the contact event log")
     j.add_argument("--json", action="store_true", help="print the verdict as JSON on stdout")
     j.add_argument(
@@ -59,14 +61,18 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="JSON list of a person's overrides (cancel_fault, impose_fault, set_fingers); "
         "prints the automatic and the final verdict",
     )
-    j.add_argument("--lang", choices=["en", "fr"], default="en", help="language of the text verdict")
+    j.add_argument(
+        "--lang", choices=["en", "fr"], default="en", help="language of the text verdict"
+    )
     j.set_defaults(func=_judge)
 
     r = g.add_parser("route", help="show or build a route", description="Show or build a route.")
     r.set_defaults(func=None, parser=r)
     rs = r.add_subparsers(dest="route_command", metavar="COMMAND")
     show = rs.add_parser(
-        "show", help="summary of a ROUTE.json", description="Cards, holds by colour and zones of a route."
+        "show",
+        help="summary of a ROUTE.json",
+        description="Cards, holds by colour and zones of a route.",
     )
     show.add_argument("route", metavar="ROUTE.json")
     show.add_argument("--json", action="store_true", help="print the summary as JSON")
@@ -85,7 +91,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     c = g.add_parser("cards", help="list the wall cards", description="The wall-card catalogue.")
     c.add_argument("--catalog", metavar="FILE", help="card catalogue JSON (default: built-in)")
-    c.add_argument("--json", action="store_true", help="print the catalogue as JSON (loadable with --catalog)")
+    c.add_argument(
+        "--json", action="store_true", help="print the catalogue as JSON (loadable with --catalog)"
+    )
     c.set_defaults(func=_cards)
 
 
@@ -104,7 +112,8 @@ def _read_json(path: str, what: str) -> Any:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise UserError(
-            f"{what} {p}, line {exc.lineno} column {exc.colno}: not valid JSON ({exc.msg}); fix the file"
+            f"{what} {p}, line {exc.lineno} column {exc.colno}: not valid JSON ({exc.msg}); "
+            "fix the file"
         ) from None
 
 
@@ -174,7 +183,8 @@ def _judge(args: argparse.Namespace) -> int:
             print(json.dumps(reviewed.to_json(), ensure_ascii=False, indent=1))
         else:
             fr = args.lang == "fr"
-            print(("Verdict final (après révision)" if fr else "Final verdict (after review)") + ":")
+            final_title = "Verdict final (après révision)" if fr else "Final verdict (after review)"
+            print(final_title + ":")
             print(format_verdict(reviewed.final, args.lang))
             print()
             print(("Verdict automatique" if fr else "Automatic verdict") + ":")
@@ -235,7 +245,8 @@ def _route_show(args: argparse.Namespace) -> int:
     for name in ("start", "finish"):
         z = zones.get(name)
         if isinstance(z, dict):
-            print(f"{name.capitalize()} zone: slot {_slot(z)}, centre ({z.get('x_mm')}, {z.get('y_mm')}) mm")
+            centre = f"({z.get('x_mm')}, {z.get('y_mm')}) mm"
+            print(f"{name.capitalize()} zone: slot {_slot(z)}, centre {centre}")
     if legal is not None:
         print("Placements: legal" if legal is True else f"Placements: NOT legal — {legal}")
     if code:
@@ -248,7 +259,9 @@ def _route_code(cards: list) -> str | None:
 
     try:
         return " ".join(
-            Placement(int(c["number"]), int(c["col"]), int(c["row"]), float(c.get("rotation_deg", 0))).notation()
+            Placement(
+                int(c["number"]), int(c["col"]), int(c["row"]), float(c.get("rotation_deg", 0))
+            ).notation()
             for c in cards
         ) or None
     except (KeyError, TypeError, ValueError):
@@ -289,9 +302,13 @@ def _route_build(args: argparse.Namespace) -> int:
             raise UserError(f"placement {i} {text!r}: {exc}") from None
     if args.output:
         route.save(args.output)
-        done = "building done" if route.building_done else "fewer than 10 holds: building would go on"
-        print(f"Wrote {args.output}: {len(route.placements)} cards, {route.hold_count()} holds ({done})",
-              file=sys.stderr)
+        done = (
+            "building done"
+            if route.building_done
+            else "fewer than 10 holds: building would go on"
+        )
+        n_cards, n_holds = len(route.placements), route.hold_count()
+        print(f"Wrote {args.output}: {n_cards} cards, {n_holds} holds ({done})", file=sys.stderr)
     else:
         sys.stdout.write(route.dumps())
     return 0
@@ -304,8 +321,12 @@ def _cards(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(catalog.to_json(), indent=1))
         return 0
-    print(f"{len(catalog)} wall cards ({catalog.source}); holds as letter:colour@(u,v) mm from the centre")
+    print(
+        f"{len(catalog)} wall cards ({catalog.source}); "
+        "holds as letter:colour@(u,v) mm from the centre"
+    )
     for card in catalog:
         holds = "  ".join(f"{h.letter}:{h.colour}@({h.u_mm:g},{h.v_mm:g})" for h in card.holds)
-        print(f"  {card.number:>2} {difficulty(card.number):12} r={card.holds[0].radius_mm:g}  {holds}")
+        radius = card.holds[0].radius_mm
+        print(f"  {card.number:>2} {difficulty(card.number):12} r={radius:g}  {holds}")
     return 0

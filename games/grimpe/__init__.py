@@ -10,7 +10,14 @@ The rulebook is ``/work/shared/docs/grimpe-referee.md``: it decides every rule.
 - :mod:`games.grimpe.game` — :class:`GrimpeGame`, registered as ``"grimpe"``.
 """
 
-from games.grimpe.cards import CARD_SIZE_MM, COLOURS, FINGERS, SLOT_PITCH_MM, ColourMap, default_catalog
+from games.grimpe.cards import (
+    CARD_SIZE_MM,
+    COLOURS,
+    FINGERS,
+    SLOT_PITCH_MM,
+    ColourMap,
+    default_catalog,
+)
 from games.grimpe.climb import ClimbJudge, Verdict, judge_events
 from games.grimpe.game import ClimbResult, GrimpeGame, PlaceCard
 from games.grimpe.route import Route

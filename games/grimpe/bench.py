@@ -35,7 +35,8 @@ def legal_climb(route: Route, rng: random.Random) -> tuple[list[dict], int]:
     score = 0
     while True:
         free = [f for f in FINGERS if f not in down]
-        usable = {f: [h for h in holds_of[f] if h not in burned and h not in down.values()] for f in free}
+        taken = burned | set(down.values())
+        usable = {f: [h for h in holds_of[f] if h not in taken] for f in free}
         climbers = [f for f in free if usable[f]]
         final = not climbers or rng.random() < 0.2
         keeper = rng.choice(free if final else climbers)

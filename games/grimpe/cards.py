@@ -98,7 +98,8 @@ class ColourMap:
         for colour, finger in m.items():
             if finger not in FINGERS:
                 raise CatalogError(
-                    f"colour {colour!r} maps to unknown finger {finger!r}; fingers are {list(FINGERS)}"
+                    f"colour {colour!r} maps to unknown finger {finger!r}; "
+                    f"fingers are {list(FINGERS)}"
                 )
         object.__setattr__(self, "mapping", {c: m[c] for c in COLOURS})
 
@@ -232,7 +233,9 @@ class CardSpec:
             raise CatalogError(f"card {self.number} has {len(self.holds)} holds; a card has 1–3")
         letters = tuple(h.letter for h in self.holds)
         if letters != HOLD_LETTERS[: len(letters)]:
-            raise CatalogError(f"card {self.number}: hold letters must be a, b, c in order, not {letters}")
+            raise CatalogError(
+                f"card {self.number}: hold letters must be a, b, c in order, not {letters}"
+            )
 
     def geometry_problems(self) -> list[str]:
         """The strict layout rules of this module that the card breaks (empty when fine):
@@ -242,7 +245,9 @@ class CardSpec:
         for h in self.holds:
             lim = half - h.radius_mm - EDGE_MARGIN_MM
             if abs(h.u_mm) > lim + 1e-9 or abs(h.v_mm) > lim + 1e-9:
-                problems.append(f"{self.number}{h.letter}: rim closer than {EDGE_MARGIN_MM} mm to an edge")
+                problems.append(
+                    f"{self.number}{h.letter}: rim closer than {EDGE_MARGIN_MM} mm to an edge"
+                )
             if _corner_distance_mm(h.u_mm, h.v_mm) < h.radius_mm - 1e-9:
                 problems.append(f"{self.number}{h.letter}: overlaps the number's corner square")
         for i, a in enumerate(self.holds):
@@ -328,7 +333,8 @@ class Catalog:
             raise CatalogError("a catalogue is a JSON object with a 'cards' list")
         if data.get("format", "arbitre-grimpe-catalog") != "arbitre-grimpe-catalog":
             raise CatalogError(f"not a card catalogue (format {data.get('format')!r})")
-        return cls(tuple(CardSpec.from_dict(c) for c in data["cards"]), source or str(data.get("source", "")))
+        cards = tuple(CardSpec.from_dict(c) for c in data["cards"])
+        return cls(cards, source or str(data.get("source", "")))
 
     @classmethod
     def load(cls, path: str | Path) -> Catalog:

@@ -109,7 +109,8 @@ RULES: dict[str, dict[str, str]] = {
         "occupied_hold": "a finger put into a hold where another finger already is",
         "card_moved": "a card of the route moved",
         "off_target": "a finger put down anywhere but a hold or a zone",
-        "surplace": "the finger kept after a release is the previous anchor, or was not added in this move",
+        "surplace": "the finger kept after a release is the previous anchor, "
+        "or was not added in this move",
         "early_place": "a finger put down before the release was complete",
         "other_hand": "the other hand touched the route",
         "restart_zone": "a finger put on the start zone after the start",
@@ -123,7 +124,8 @@ RULES: dict[str, dict[str, str]] = {
         "occupied_hold": "un doigt posé dans une prise déjà occupée par un autre doigt",
         "card_moved": "une carte du parcours a bougé",
         "off_target": "un doigt posé ailleurs que sur une prise ou une zone",
-        "surplace": "surplace : le doigt gardé est l'ancien appui, ou n'a pas été posé pendant ce mouvement",
+        "surplace": "surplace : le doigt gardé est l'ancien appui, "
+        "ou n'a pas été posé pendant ce mouvement",
         "early_place": "un doigt posé avant la fin du lâcher",
         "other_hand": "l'autre main a touché le parcours",
         "restart_zone": "un doigt reposé sur la zone de départ après le départ",
@@ -175,7 +177,9 @@ class RouteHolds:
             if hid in (TARGET_START, TARGET_FINISH, TARGET_NONE):
                 raise ValueError(f"hold id {hid!r} is reserved for a zone")
             if colour not in COLOURS:
-                raise ValueError(f"hold {hid!r} has unknown colour {colour!r}; colours are {list(COLOURS)}")
+                raise ValueError(
+                    f"hold {hid!r} has unknown colour {colour!r}; colours are {list(COLOURS)}"
+                )
         object.__setattr__(self, "colours", dict(self.colours))
 
     @classmethod
@@ -255,7 +259,9 @@ class ClimbEvent:
             raise EventError(f"'t' must be a number of seconds, not {t!r}", line=line)
         typ = d["type"]
         if typ not in EVENT_TYPES:
-            raise EventError(f"unknown event type {typ!r}; types are {', '.join(EVENT_TYPES)}", line=line)
+            raise EventError(
+                f"unknown event type {typ!r}; types are {', '.join(EVENT_TYPES)}", line=line
+            )
         finger = target = None
         card = None
         if typ in ("down", "up"):
@@ -263,13 +269,18 @@ class ClimbEvent:
                 raise EventError(f"missing key 'finger' in a {typ!r} event", line=line)
             finger = d["finger"]
             if finger not in FINGERS:
-                raise EventError(f"unknown finger {finger!r}; fingers are {', '.join(FINGERS)}", line=line)
+                raise EventError(
+                    f"unknown finger {finger!r}; fingers are {', '.join(FINGERS)}", line=line
+                )
         if typ == "down":
             target = d.get("target")
             if target is None:
                 target = TARGET_NONE
             if not isinstance(target, str):
-                raise EventError(f"'target' must be a hold id, 'start', 'finish' or 'none', not {target!r}", line=line)
+                raise EventError(
+                    f"'target' must be a hold id, 'start', 'finish' or 'none', not {target!r}",
+                    line=line,
+                )
             if target not in (TARGET_START, TARGET_FINISH, TARGET_NONE):
                 if holds is not None and target not in holds.colours:
                     raise EventError(
@@ -322,13 +333,15 @@ def parse_events(
         try:
             obj = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise EventError(f"not valid JSON ({exc.msg} at column {exc.colno})", line=no, source=source) from None
+            why = f"not valid JSON ({exc.msg} at column {exc.colno})"
+            raise EventError(why, line=no, source=source) from None
         try:
             ev = ClimbEvent.from_dict(obj, holds, line=no)
         except EventError as exc:
             raise EventError(exc.reason, line=no, source=source) from None
         if ev.t < last_t:
-            raise EventError(f"time goes backwards ({ev.t} s after {last_t} s)", line=no, source=source)
+            why = f"time goes backwards ({ev.t} s after {last_t} s)"
+            raise EventError(why, line=no, source=source)
         last_t = ev.t
         events.append(ev)
     return events
@@ -663,8 +676,10 @@ class ClimbJudge:
             if self._fault("other_hand", ev, "the other hand touched the route"):
                 return
         elif ev.type == "card_moved":
-            if ev.card is not None and self.holds.cards is not None and ev.card not in self.holds.cards:
-                self._note("warning", ev, f"card {ev.card} moved but it is not on the route", "unknown_card")
+            cards = self.holds.cards
+            if ev.card is not None and cards is not None and ev.card not in cards:
+                why = f"card {ev.card} moved but it is not on the route"
+                self._note("warning", ev, why, "unknown_card")
                 return
             what = f"card {ev.card}" if ev.card is not None else "a card"
             if self._fault("card_moved", ev, f"{what} of the route moved"):
@@ -680,11 +695,11 @@ class ClimbJudge:
         self._ghosts.discard(f)
         if f in self.down:
             if self.down[f] == target:
-                self._note("warning", ev, f"{f} reported down again on {target}: ignored", "duplicate_down")
+                why = f"{f} reported down again on {target}: ignored"
+                self._note("warning", ev, why, "duplicate_down")
                 return
-            self._note(
-                "warning", ev, f"{f} moved from {self.down[f]} to {target} without an up", "implicit_up"
-            )
+            why = f"{f} moved from {self.down[f]} to {target} without an up"
+            self._note("warning", ev, why, "implicit_up")
             self._up(ClimbEvent(ev.t, "up", f, None, None, ev.extra, ev.line))
             if self.ended:
                 return
@@ -699,7 +714,8 @@ class ClimbJudge:
             self._note("start", ev, f"{f} on {target}: the climb starts")
             return
         if self.phase == "releasing":
-            if self._fault("early_place", ev, f"{f} put down on {target} before the release was complete"):
+            why = f"{f} put down on {target} before the release was complete"
+            if self._fault("early_place", ev, why):
                 self._ghosts.add(f)
                 return
         if target == TARGET_START:
@@ -714,14 +730,17 @@ class ClimbJudge:
             colour = self.holds.colours[target]
             others = [g for g, tg in self.down.items() if tg == target]
             if others:
-                self._fault("occupied_hold", ev, f"{f} put into {target} where {others[0]} already is")
+                why = f"{f} put into {target} where {others[0]} already is"
+                self._fault("occupied_hold", ev, why)
             elif target in self.burned:
                 self._fault("used_hold", ev, f"{f} put into {target}, a hold already left")
             else:
                 want = self.colour_map.finger_for(colour)
                 if want != f:
                     self._fault(
-                        "wrong_finger", ev, f"{f} put into {colour} hold {target} ({colour} is for the {want} finger)"
+                        "wrong_finger",
+                        ev,
+                        f"{f} put into {colour} hold {target} ({colour} is for the {want} finger)",
                     )
         self.down[f] = target
         entry: dict[str, Any] = {"finger": f, "target": target, "t": ev.t}
@@ -804,7 +823,8 @@ _TEXT = {
         "incomplete": "INCOMPLETE (no summit, no fault: the recording stopped)",
         "score": "Score",
         "moves": "Moves",
-        "move": "move {i}: {fingers} fingers → {points} pt{s} (ended at {t:.2f} s; anchor {anchor} on {at})",
+        "move": "move {i}: {fingers} fingers → {points} pt{s} "
+        "(ended at {t:.2f} s; anchor {anchor} on {at})",
         "placed": "placed",
         "none": "no move",
         "fault_line": "Fault {code} at {t:.2f} s: {rule}",
@@ -821,7 +841,8 @@ _TEXT = {
         "incomplete": "INACHEVÉE (ni sommet ni faute : l'enregistrement s'est arrêté)",
         "score": "Score",
         "moves": "Mouvements",
-        "move": "mouvement {i} : {fingers} doigts → {points} pt{s} (fin à {t:.2f} s ; appui {anchor} sur {at})",
+        "move": "mouvement {i} : {fingers} doigts → {points} pt{s} "
+        "(fin à {t:.2f} s ; appui {anchor} sur {at})",
         "placed": "posés",
         "none": "aucun mouvement",
         "fault_line": "Faute {code} à {t:.2f} s : {rule}",
@@ -856,13 +877,15 @@ def format_verdict(verdict: Verdict, lang: str = "en") -> str:
         )
         if m.placed:
             placed = ", ".join(
-                f"{p.get('finger')}→{p.get('target')}" + (f" ({p['colour']})" if p.get("colour") else "")
+                f"{p.get('finger')}→{p.get('target')}"
+                + (f" ({p['colour']})" if p.get("colour") else "")
                 for p in m.placed
             )
             lines.append(f"      {tx['placed']}: {placed}")
     if verdict.fault is not None:
         fl = verdict.fault
-        lines.append(tx["fault_line"].format(code=fl.code, t=fl.t, rule=rules.get(fl.code, fl.code)))
+        rule = rules.get(fl.code, fl.code)
+        lines.append(tx["fault_line"].format(code=fl.code, t=fl.t, rule=rule))
         if fl.detail:
             lines.append(f"  {tx['detail']}: {fl.detail}")
         if fl.event:

@@ -157,7 +157,9 @@ class GrimpeGame(Game):
         if isinstance(move, PlaceCard):
             if self.phase == "climb":
                 raise IllegalMove(
-                    "wrong_phase", f"player {self.current_player()} must climb, not place a card", move=move
+                    "wrong_phase",
+                    f"player {self.current_player()} must climb, not place a card",
+                    move=move,
                 )
             try:
                 self.route.judge_place(move.number, move.col, move.row, move.rotation_deg)
@@ -165,7 +167,11 @@ class GrimpeGame(Game):
                 raise IllegalMove(exc.code, exc.message, move=move) from None
         elif isinstance(move, ClimbResult):
             if self.phase != "climb":
-                who = "the route is being built" if self.phase == "build" else "the round's best places a card"
+                who = (
+                    "the route is being built"
+                    if self.phase == "build"
+                    else "the round's best places a card"
+                )
                 raise IllegalMove("wrong_phase", f"no climb now: {who}", move=move)
             if not 0 <= move.score <= self.max_score():
                 raise IllegalMove(
@@ -252,7 +258,8 @@ class GrimpeGame(Game):
         elif self.phase == "climb":
             state = f"round {self.round_no}/{self.rounds}: player {self.current_player()} climbs"
         elif self.phase == "place":
-            state = f"round {self.round_no} over: player {self.current_player()} places the next card"
+            who = self.current_player()
+            state = f"round {self.round_no} over: player {who} places the next card"
         else:
             w = ", ".join(str(p) for p in self.winners())
             state = f"game over after {self.round_no} rounds; winner(s): player {w}"
@@ -260,11 +267,13 @@ class GrimpeGame(Game):
         lines = [
             head,
             state,
-            f"route: {cards or '(no card)'} — {self.route.hold_count()} holds, Arrivée at {self.route.arrivee_slot()}",
+            f"route: {cards or '(no card)'} — {self.route.hold_count()} holds, "
+            f"Arrivée at {self.route.arrivee_slot()}",
             "totals: " + ", ".join(f"P{p}={s}" for p, s in enumerate(self.totals)),
         ]
         for i, r in enumerate(self.past_rounds, start=1):
             lines.append(f"round {i}: " + ", ".join(f"P{p}:{s}" for p, s in r))
         if self.climbs:
-            lines.append(f"round {self.round_no} so far: " + ", ".join(f"P{p}:{s}" for p, s in self.climbs))
+            so_far = ", ".join(f"P{p}:{s}" for p, s in self.climbs)
+            lines.append(f"round {self.round_no} so far: {so_far}")
         return "\n".join(lines)

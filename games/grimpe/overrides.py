@@ -78,7 +78,9 @@ class ImposeFault:
 
     def __post_init__(self) -> None:
         if self.code not in PERSON_CODES:
-            raise OverrideError(f"unknown fault code {self.code!r}; codes: {', '.join(PERSON_CODES)}")
+            raise OverrideError(
+                f"unknown fault code {self.code!r}; codes: {', '.join(PERSON_CODES)}"
+            )
 
     def to_dict(self) -> dict[str, Any]:
         return {"kind": "impose_fault", "code": self.code, "t": self.t, "detail": self.detail}
@@ -97,7 +99,12 @@ class SetMoveFingers:
             raise OverrideError(f"move index must be ≥ 0, not {self.move}")
 
     def to_dict(self) -> dict[str, Any]:
-        return {"kind": "set_fingers", "move": self.move, "fingers": self.fingers, "reason": self.reason}
+        return {
+            "kind": "set_fingers",
+            "move": self.move,
+            "fingers": self.fingers,
+            "reason": self.reason,
+        }
 
 
 Override = Union[CancelFault, ImposeFault, SetMoveFingers]
@@ -121,14 +128,18 @@ def override_from_dict(d: Mapping[str, Any]) -> Override:
         if isinstance(exc, OverrideError):
             raise
         raise OverrideError(f"override {dict(d)!r}: {exc}") from None
-    raise OverrideError(f"unknown override kind {kind!r}; kinds: cancel_fault, impose_fault, set_fingers")
+    raise OverrideError(
+        f"unknown override kind {kind!r}; kinds: cancel_fault, impose_fault, set_fingers"
+    )
 
 
 def _set_fingers(verdict: Verdict, changes: Sequence[SetMoveFingers]) -> Verdict:
     moves = list(verdict.moves)
     for ch in changes:
         if ch.move >= len(moves):
-            raise OverrideError(f"no move {ch.move}: the attempt has {len(moves)} move(s) (0-based)")
+            raise OverrideError(
+                f"no move {ch.move}: the attempt has {len(moves)} move(s) (0-based)"
+            )
         moves[ch.move] = replace(
             moves[ch.move], fingers=ch.fingers, points=points_for(ch.fingers), overridden=True
         )
@@ -136,7 +147,9 @@ def _set_fingers(verdict: Verdict, changes: Sequence[SetMoveFingers]) -> Verdict
     return replace(verdict, moves=t, score=Verdict.scored(verdict.result, t))
 
 
-def _split(overrides: Iterable[Override]) -> tuple[list[CancelFault], ImposeFault | None, list[SetMoveFingers]]:
+def _split(
+    overrides: Iterable[Override],
+) -> tuple[list[CancelFault], ImposeFault | None, list[SetMoveFingers]]:
     cancels: list[CancelFault] = []
     imposed: list[ImposeFault] = []
     sets: list[SetMoveFingers] = []

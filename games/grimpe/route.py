@@ -265,7 +265,9 @@ class Route:
                 why = "the first card goes two rows above Départ, in its column"
             else:
                 why = "a card goes into an empty slot left of, right of or above the last card"
-            raise IllegalMove("illegal_slot", f"slot ({col},{row}) is not legal: {why}; legal: {where}")
+            raise IllegalMove(
+                "illegal_slot", f"slot ({col},{row}) is not legal: {why}; legal: {where}"
+            )
 
     def place(self, number: int, col: int, row: int, rotation_deg: float = 0.0) -> Placement:
         """Judge and add a card; Arrivée and the finish zone move above it."""
@@ -375,7 +377,8 @@ class Route:
     ) -> Route:
         """Rebuild a route from its ``depart`` and ``cards`` (holds are recomputed from the
         catalogue: ``catalog``, else the built-in one named by the file's ``"catalog"`` key,
-        e.g. ``"default seed=7"``, else the default). With ``strict`` each placement is judged (raises :class:`IllegalMove`);
+        e.g. ``"default seed=7"``, else the default). With ``strict`` each placement is
+        judged (raises :class:`IllegalMove`);
         without, cards are placed as saved. Bad structure raises :class:`RouteFormatError`."""
         if isinstance(data, str):
             try:
@@ -386,9 +389,13 @@ class Route:
             raise RouteFormatError("a route is a JSON object")
         fmt = data.get("format", ROUTE_FORMAT)
         if fmt != ROUTE_FORMAT:
-            raise RouteFormatError(f"not a Grimpe route (format {fmt!r}, expected {ROUTE_FORMAT!r})")
+            raise RouteFormatError(
+                f"not a Grimpe route (format {fmt!r}, expected {ROUTE_FORMAT!r})"
+            )
         if "cards" not in data:
-            raise RouteFormatError("route has no 'cards' list (a holds-only route can be judged but not rebuilt)")
+            raise RouteFormatError(
+                "route has no 'cards' list (a holds-only route can be judged but not rebuilt)"
+            )
         if catalog is None:
             m = _DEFAULT_SOURCE_RE.match(str(data.get("catalog", "")))
             if m:
@@ -403,7 +410,8 @@ class Route:
                     route.place(number, col, row, rot)
                 else:
                     if number not in route.catalog:
-                        raise IllegalMove("unknown_card", f"there is no card {number} in the catalogue")
+                        why = f"there is no card {number} in the catalogue"
+                        raise IllegalMove("unknown_card", why)
                     route._placements.append(Placement(number, col, row, rot))
         except (KeyError, TypeError, ValueError) as exc:
             if isinstance(exc, IllegalMove):
@@ -412,7 +420,9 @@ class Route:
         return route
 
     @classmethod
-    def load(cls, path: str | Path, catalog: Catalog | None = None, *, strict: bool = True) -> Route:
+    def load(
+        cls, path: str | Path, catalog: Catalog | None = None, *, strict: bool = True
+    ) -> Route:
         return cls.from_json(Path(path).read_text(encoding="utf-8"), catalog, strict=strict)
 
     def colour_counts(self) -> dict[str, int]:
