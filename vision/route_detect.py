@@ -1,0 +1,678 @@
+"""Route detection: the coloured rings of the holds, their colours, and the route's layout.
+
+Two steps:
+
+1. :func:`detect_rings` finds hold rings in one frame without a hand, in image pixels. It
+   white-balances from the scene (the bright, least coloured pixels are taken as grey: card
+   paper), works in CIE Lab, and looks for ring-shaped blobs of one colour (an annulus, or a
+   disc when a black ring surrounds a dark hole) that lie on a card (a light, neutral band
+   around them). There is no hard-coded RGB threshold: colours are named by the nearest
+   reference hue (red, yellow, green, blue; black by lightness) and then refitted per session
+   (:class:`ColourModel`), so a warm lamp or a cool window shifts every cluster together.
+2. :func:`fit_route` matches the rings to a known route (ROUTE.json: holds in table mm, with
+   colours): a RANSAC search over colour-consistent pairs gives a similarity, refined into a
+   homography ``H_image_from_route`` over all matched holds. Every route hold then gets an image
+   position, detected or (if unseen) predicted, and the zones follow from the same map.
+   :func:`route_from_rings` does without a route file: holds named from detection.
+
+:class:`RouteDetector` is the pipeline stage: it accumulates hand-free frames and returns a
+:class:`vision.observations.RouteObservation`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision.observations import HoldsObservation, RouteObservation
+
+__all__ = [
+    "COLOUR_NAMES",
+    "ColourModel",
+    "Ring",
+    "RouteDetector",
+    "RouteNotFound",
+    "detect_rings",
+    "fit_route",
+    "route_from_rings",
+    "white_balance_gains",
+]
+
+COLOUR_NAMES: tuple[str, ...] = ("black", "blue", "green", "yellow", "red")
+
+#: Reference colours by name (sRGB 0..255) used only to name hue clusters, never as thresholds.
+_REFERENCE_RGB: dict[str, tuple[int, int, int]] = {
+    "red": (220, 30, 40),
+    "yellow": (245, 205, 30),
+    "green": (40, 165, 50),
+    "blue": (20, 100, 210),
+}
+
+
+_DEBUG = False  # print ring candidates (development aid)
+
+
+class RouteNotFound(ValueError):
+    """No usable route in the frames given (too few rings, or none matching the route file)."""
+
+
+def _lab(img_bgr_f32: np.ndarray) -> np.ndarray:
+    return cv2.cvtColor(np.clip(img_bgr_f32, 0, 1), cv2.COLOR_BGR2LAB)
+
+
+def _reference_hues_deg() -> dict[str, float]:
+    out = {}
+    for name, rgb in _REFERENCE_RGB.items():
+        px = np.array([[[rgb[2], rgb[1], rgb[0]]]], np.float32) / 255
+        lab = _lab(px)[0, 0]
+        out[name] = math.degrees(math.atan2(lab[2], lab[1])) % 360
+    return out
+
+
+_REF_HUES = _reference_hues_deg()
+
+
+def _hue_dist(a: np.ndarray | float, b: float) -> np.ndarray:
+    d = np.abs(np.asarray(a) - b) % 360
+    return np.minimum(d, 360 - d)
+
+
+def white_balance_gains(frame_bgr: np.ndarray) -> np.ndarray:
+    """(3,) float32 per-channel gains that make the scene's bright neutral pixels grey.
+
+    Takes the brightest quarter of the image, keeps its least saturated sixth (card paper,
+    light table), and scales B, G, R so that their means are equal (grey-world on the whites).
+    """
+    small = cv2.resize(frame_bgr, (160, 120), interpolation=cv2.INTER_AREA).reshape(-1, 3)
+    f = small.astype(np.float32)
+    lum = f.mean(1)
+    bright = f[lum >= np.percentile(lum, 75)]
+    sat = (bright.max(1) - bright.min(1)) / np.maximum(bright.max(1), 1)
+    neutral = bright[sat <= np.percentile(sat, 15)]
+    if len(neutral) < 10:
+        return np.ones(3, np.float32)
+    mean = neutral.mean(0)
+    gains = mean.mean() / np.maximum(mean, 1.0)
+    return np.clip(gains, 0.6, 1.6).astype(np.float32)
+
+
+@dataclass
+class ColourModel:
+    """Per-session colour clusters of the rings in Lab (after white balance).
+
+    ``centres_lab`` maps a colour name to its fitted (L, a, b) mean. ``classify`` names a Lab
+    value by the nearest cluster (black by lightness, chromatic colours by hue), returning the
+    name and a margin in 0..1 (how much closer the best cluster is than the second).
+    """
+
+    centres_lab: dict[str, np.ndarray] = field(default_factory=dict)
+    paper_L: float = 75.0
+
+    def hue_of(self, name: str) -> float:
+        c = self.centres_lab.get(name)
+        if c is None or name == "black":
+            return _REF_HUES.get(name, 0.0)
+        return math.degrees(math.atan2(c[2], c[1])) % 360
+
+    def classify(self, lab: np.ndarray) -> tuple[str, float]:
+        L, a, b = (float(v) for v in lab)
+        chroma = math.hypot(a, b)
+        dark = L < 0.45 * self.paper_L and chroma < 25
+        if dark:
+            return "black", float(np.clip(1 - L / (0.45 * self.paper_L), 0, 1))
+        hue = math.degrees(math.atan2(b, a)) % 360
+        d = sorted((float(_hue_dist(hue, self.hue_of(n))), n) for n in _REF_HUES)
+        margin = (d[1][0] - d[0][0]) / max(d[1][0] + d[0][0], 1e-6)
+        return d[0][1], float(np.clip(margin, 0, 1))
+
+    def refit(self, rings: list[Ring]) -> None:
+        for name in COLOUR_NAMES:
+            labs = [r.lab for r in rings if r.colour == name]
+            if labs:
+                self.centres_lab[name] = np.median(np.array(labs), axis=0)
+
+
+@dataclass(frozen=True, eq=False)
+class Ring:
+    """A hold ring seen in one image.
+
+    Attributes:
+        centre_px: (2,) float, ellipse centre in image pixels.
+        outer_axes_px: (2,) float, semi-axes of the ring's outer ellipse (major, minor), px.
+        angle_deg: ellipse orientation (OpenCV's convention).
+        colour: one of :data:`COLOUR_NAMES`.
+        lab: (3,) the ring's median Lab colour (white-balanced).
+        confidence: 0..1, from the shape, the card around it and the colour margin.
+    """
+
+    centre_px: np.ndarray
+    outer_axes_px: np.ndarray
+    angle_deg: float
+    colour: str
+    lab: np.ndarray
+    confidence: float
+
+    @property
+    def radius_px(self) -> float:
+        """Geometric mean of the outer semi-axes (px)."""
+        return float(math.sqrt(self.outer_axes_px[0] * self.outer_axes_px[1]))
+
+
+def _ellipse_mask(shape: tuple[int, int], centre: np.ndarray, axes: np.ndarray, angle: float,
+                  scale: float) -> np.ndarray:
+    m = np.zeros(shape, np.uint8)
+    ax = (max(1, int(round(axes[0] * scale))), max(1, int(round(axes[1] * scale))))
+    cv2.ellipse(m, (int(round(centre[0])), int(round(centre[1]))), ax, angle, 0, 360, 255, -1)
+    return m > 0
+
+
+def _candidate_rings(mask: np.ndarray, lab: np.ndarray, neutral: np.ndarray, table_lab: np.ndarray | None,
+                     min_area_px: float, max_area_px: float) -> list[tuple[Any, ...]]:
+    """Ring-shaped components of a binary mask, as (centre, semi-axes, angle, score, lab,
+    is_annulus); a filled disc (a ring around a hole of its own colour) has is_annulus False."""
+    out = []
+    m8 = mask.astype(np.uint8) * 255
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(m8, connectivity=8)
+    H, W = mask.shape
+    for i in range(1, n):
+        x, y, w, h, area = stats[i]
+        if area < min_area_px or area > max_area_px:
+            continue
+        if w < 5 or h < 5:
+            continue
+        pad = max(w, h)
+        x0, y0 = max(0, x - pad), max(0, y - pad)
+        x1, y1 = min(W, x + w + pad), min(H, y + h + pad)
+        comp = (labels[y0:y1, x0:x1] == i).astype(np.uint8)
+        contours, _ = cv2.findContours(comp, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        if not contours:
+            continue
+        cnt = max(contours, key=cv2.contourArea)
+        if len(cnt) < 6:
+            continue
+        (cx, cy), (d0, d1), ang = cv2.fitEllipse(cnt)
+        a0, a1 = d0 / 2, d1 / 2
+        major, minor = max(a0, a1), min(a0, a1)
+        if minor < 2.5 or minor / max(major, 1e-6) < 0.4:
+            continue
+        centre = np.array([cx, cy])
+        axes = np.array([a0, a1])
+        shape = comp.shape
+        full = _ellipse_mask(shape, centre, axes, ang, 1.0)
+        inner = _ellipse_mask(shape, centre, axes, ang, 0.45)
+        band = _ellipse_mask(shape, centre, axes, ang, 1.55) & ~_ellipse_mask(shape, centre, axes, ang, 1.2)
+        if full.sum() < 10 or band.sum() < 10:
+            continue
+        fill = comp[full].mean()
+        inner_fill = comp[inner].mean() if inner.any() else 1.0
+        outside = comp[~full].sum() / max(area, 1)
+        if _DEBUG:
+            print('cand', (x, y, w, h, area), 'fill', round(float(fill), 2), 'inner', round(float(inner_fill), 2), 'out', round(float(outside), 2), 'axes', round(major, 1), round(minor, 1), 'card', round(float(neutral[y0:y1, x0:x1][band].mean()), 2))
+        if outside > 0.15:
+            continue
+        is_annulus = inner_fill < 0.35 and 0.3 <= fill <= 0.9
+        is_disc = False
+        if table_lab is not None and fill >= 0.85 and inner_fill > 0.9 and inner.any():
+            # a ring around a hole of its own colour: the hole must show the table
+            hole = np.median(lab[y0:y1, x0:x1][inner], axis=0)
+            d = hole - table_lab
+            is_disc = float(np.sqrt((0.5 * d[0]) ** 2 + d[1] ** 2 + d[2] ** 2)) < 20.0
+        if not (is_annulus or is_disc):
+            continue
+        card_frac = float(neutral[y0:y1, x0:x1][band].mean())
+        if card_frac < 0.35:
+            continue
+        shape_score = 1.0 - abs(fill - (0.62 if is_annulus else 0.97)) * 1.2 - 0.5 * (
+            inner_fill if is_annulus else 0.0)
+        score = float(np.clip(0.5 * shape_score + 0.5 * min(1.0, card_frac / 0.7), 0, 1))
+        ring_px = comp.astype(bool) & full
+        lab_med = np.median(lab[y0:y1, x0:x1][ring_px], axis=0)
+        out.append((np.array([cx + x0, cy + y0]), np.array([major, minor]), float(ang), score, lab_med,
+                    bool(is_annulus)))
+    return out
+
+
+def detect_rings(frame_bgr: np.ndarray, *, colour_model: ColourModel | None = None,
+                 exclude_mask: np.ndarray | None = None) -> tuple[list[Ring], ColourModel]:
+    """Find the hold rings in one BGR frame (no hand over the route, or ``exclude_mask`` set
+    where the hand is). Returns the rings and the session's colour model (fitted on them)."""
+    frame = np.asarray(frame_bgr)
+    if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
+        raise ValueError(f"frame_bgr must be uint8 (H, W, 3), got {frame.dtype} {frame.shape}")
+    H, W = frame.shape[:2]
+    gains = white_balance_gains(frame)
+    img = frame.astype(np.float32) * (gains / 255.0)
+    lab = _lab(img)
+    L, a, b = lab[..., 0], lab[..., 1], lab[..., 2]
+    chroma = np.hypot(a, b)
+    hue = (np.degrees(np.arctan2(b, a)) + 360) % 360
+    # card paper: bright and neutral; its lightness varies with the light, so compare locally
+    L_blur = cv2.blur(L, (max(3, W // 16) | 1, max(3, H // 16) | 1))
+    bright_neutral = (chroma < 18) & (L > np.percentile(L, 40))
+    paper_L = float(np.median(L[bright_neutral])) if bright_neutral.any() else 75.0
+    local_ref = np.maximum(cv2.dilate(L_blur, np.ones((15, 15), np.uint8)), 1.0)
+    neutral = (chroma < 20) & (L > 0.55 * local_ref)
+    if exclude_mask is not None:
+        neutral &= ~exclude_mask
+    model = colour_model or ColourModel(paper_L=paper_L)
+    if colour_model is None:
+        model.paper_L = paper_L
+
+    band = np.zeros((H, W), bool)
+    bw = max(2, int(0.05 * min(H, W)))
+    band[:bw], band[-bw:], band[:, :bw], band[:, -bw:] = True, True, True, True
+    table_lab = np.median(lab[band], axis=0)
+    chroma_thr = float(np.clip(np.percentile(chroma[bright_neutral], 99) + 12, 22, 40)) \
+        if bright_neutral.any() else 28.0
+    chromatic = chroma > chroma_thr
+    names = list(_REF_HUES)
+    hue_d = np.stack([_hue_dist(hue, model.hue_of(n)) for n in names])
+    nearest = np.argmin(hue_d, axis=0)
+    min_area = max(12.0, H * W * 2e-5)
+    max_area = H * W * 0.01
+    kernel = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
+    found: list[tuple[str, Any]] = []
+    for k, name in enumerate(names):
+        m = chromatic & (nearest == k) & (hue_d[k] < 35)
+        if exclude_mask is not None:
+            m &= ~exclude_mask
+        m = cv2.morphologyEx(m.astype(np.uint8), cv2.MORPH_CLOSE, kernel).astype(bool)
+        for c in _candidate_rings(m, lab, neutral, table_lab, min_area, max_area):
+            found.append((name, c))
+    # second pass with the session's own clusters: a tight Lab window around each colour found
+    # separates a ring from a touching border or table of a nearby hue
+    centres = {}
+    for name in names:
+        labs = [c[4] for n, c in found if n == name and c[3] >= 0.5 and c[5]]
+        if labs:
+            centres[name] = np.median(np.array(labs), axis=0)
+    for name, c_lab in centres.items():
+        others = [centres.get(o, None) for o in names if o != name]
+        ab = c_lab[1:]
+        gaps = [float(np.linalg.norm(ab - o[1:])) for o in others if o is not None]
+        radius = float(np.clip(0.45 * min(gaps) if gaps else 25.0, 12.0, 28.0))
+        d_ab = np.hypot(a - ab[0], b - ab[1])
+        m = chromatic & (d_ab < radius) & (np.abs(L - c_lab[0]) < 30)
+        if exclude_mask is not None:
+            m &= ~exclude_mask
+        m = cv2.morphologyEx(m.astype(np.uint8), cv2.MORPH_CLOSE, kernel).astype(bool)
+        for c in _candidate_rings(m, lab, neutral, table_lab, min_area, max_area):
+            found.append((name, c))
+    dark = (L < 0.45 * local_ref) & (chroma < 25)
+    if exclude_mask is not None:
+        dark &= ~exclude_mask
+    dark = cv2.morphologyEx(dark.astype(np.uint8), cv2.MORPH_CLOSE, kernel).astype(bool)
+    for c in _candidate_rings(dark, lab, neutral, table_lab, min_area, max_area):
+        found.append(("black", c))
+    if not found:
+        return [], model
+    # scale consistency: rings of one printing have outer radii within ~1.4x of each other;
+    # the scale comes from true annuli (a disc may be a table dot)
+    radii = np.array([math.sqrt(c[1][0] * c[1][1]) for _, c in found])
+    annulus = np.array([c[5] and c[3] >= 0.5 for _, c in found])
+    ref_r = float(np.median(radii[annulus] if annulus.sum() >= 3 else radii))
+    rings: list[Ring] = []
+    for (name, (centre, axes, ang, score, lab_med, is_ann)), r in zip(found, radii):
+        lo, hi = (0.6, 1.6) if is_ann else (0.75, 1.4)
+        if not lo * ref_r <= r <= hi * ref_r:
+            continue
+        rings.append(Ring(centre, axes, ang, name, lab_med, score if is_ann else 0.9 * score))
+    rings = _suppress_duplicates(rings)
+    model.refit(rings)
+    named: list[Ring] = []
+    for r in rings:
+        colour, margin = (r.colour, 1.0) if r.colour == "black" else model.classify(r.lab)
+        if colour == "black" and r.colour != "black":
+            colour = r.colour
+        conf = float(np.clip(r.confidence * (0.6 + 0.4 * margin), 0, 1))
+        named.append(Ring(r.centre_px, r.outer_axes_px, r.angle_deg, colour, r.lab, conf))
+    return named, model
+
+
+def _suppress_duplicates(rings: list[Ring]) -> list[Ring]:
+    keep: list[Ring] = []
+    for r in sorted(rings, key=lambda r: -r.confidence):
+        if all(np.linalg.norm(r.centre_px - k.centre_px) > 0.8 * max(r.radius_px, k.radius_px)
+               for k in keep):
+            keep.append(r)
+    return keep
+
+
+# --- matching rings to a route ----------------------------------------------------------------
+
+#: Width of the printed ring around a hole, mm (the ring's outer radius is hole radius + this).
+RING_WIDTH_MM = 4.0
+
+
+@dataclass(frozen=True)
+class RouteHold:
+    """A hold of a route file as the detector needs it (table mm, route frame)."""
+
+    id: str
+    colour: str
+    x_mm: float
+    y_mm: float
+    radius_mm: float
+    card: int | None = None
+
+
+@dataclass(frozen=True)
+class RouteMatch:
+    """Result of :func:`fit_route`: the map and which ring each route hold got (-1: none)."""
+
+    H_image_from_route: np.ndarray
+    ring_of_hold: np.ndarray
+    residual_px: float
+    inliers: int
+
+
+def _similarity(p: np.ndarray, q: np.ndarray, reflect: bool) -> np.ndarray | None:
+    """3x3 similarity (optionally with a reflection) taking p[0]→q[0], p[1]→q[1]."""
+    dp, dq = p[1] - p[0], q[1] - q[0]
+    n = float(np.hypot(*dp))
+    if n < 1e-9:
+        return None
+    if reflect:
+        dp = np.array([dp[0], -dp[1]])
+    zp, zq = complex(dp[0], dp[1]), complex(dq[0], dq[1])
+    s = zq / zp
+    A = np.array([[s.real, -s.imag], [s.imag, s.real]])
+    if reflect:
+        A = A @ np.diag([1.0, -1.0])
+    t = q[0] - A @ p[0]
+    M = np.eye(3)
+    M[:2, :2], M[:2, 2] = A, t
+    return M
+
+
+def _apply_h(H: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    p = np.column_stack([pts, np.ones(len(pts))]) @ H.T
+    return p[:, :2] / p[:, 2:3]
+
+
+def _assign(proj: np.ndarray, same: np.ndarray, rc: np.ndarray, tol_px: np.ndarray) -> np.ndarray:
+    """Greedy one-to-one assignment of route holds (projected) to rings: same colour (``same``
+    (M, N) bool), within ``tol_px`` (M,). Returns the ring index per hold, -1 for none."""
+    out = -np.ones(len(proj), int)
+    if rc.shape[0] == 0:
+        return out
+    d = np.linalg.norm(proj[:, None, :] - rc[None, :, :], axis=2)
+    d = np.where(same & (d < tol_px[:, None]), d, np.inf)
+    n = rc.shape[0]
+    taken = np.zeros(n, bool)
+    for flat in np.argsort(d, axis=None):
+        i, j = divmod(int(flat), n)
+        if not np.isfinite(d[i, j]):
+            break
+        if out[i] < 0 and not taken[j]:
+            out[i] = j
+            taken[j] = True
+    return out
+
+
+def fit_route(rings: list[Ring], holds: list[RouteHold]) -> RouteMatch | None:
+    """Find the map from the route's table mm to the image that puts the most route holds on
+    rings of their colour. RANSAC over pairs (similarity, with or without the mirror that a
+    camera looking down introduces), then a homography refit on the matches. None if fewer than
+    three holds match."""
+    if len(rings) < 2 or len(holds) < 2:
+        return None
+    P = np.array([[h.x_mm, h.y_mm] for h in holds])
+    Q = np.array([r.centre_px for r in rings])
+    rr = np.array([r.radius_px for r in rings])
+    outer_mm = np.array([h.radius_mm + RING_WIDTH_MM for h in holds])
+    colours_h = [h.colour for h in holds]
+    same = np.array([[ch == r.colour for r in rings] for ch in colours_h])
+    best: tuple[float, np.ndarray, np.ndarray] | None = None
+    order = np.argsort([-r.confidence for r in rings])
+    for ia, a_i in enumerate(order):
+        for b_i in order[ia + 1:]:
+            qa, qb = Q[a_i], Q[b_i]
+            dq = float(np.linalg.norm(qb - qa))
+            if dq < 1e-6:
+                continue
+            scale_ring = (rr[a_i] + rr[b_i]) / 2
+            for a_h in range(len(holds)):
+                if colours_h[a_h] != rings[a_i].colour:
+                    continue
+                for b_h in range(len(holds)):
+                    if b_h == a_h or colours_h[b_h] != rings[b_i].colour:
+                        continue
+                    dp = float(np.linalg.norm(P[b_h] - P[a_h]))
+                    scale = dq / max(dp, 1e-6)
+                    expect = scale_ring / ((outer_mm[a_h] + outer_mm[b_h]) / 2)
+                    if not 0.6 < scale / expect < 1.6:
+                        continue
+                    for reflect in (True, False):
+                        M = _similarity(P[[a_h, b_h]], Q[[a_i, b_i]], reflect)
+                        if M is None:
+                            continue
+                        proj = _apply_h(M, P)
+                        tol = np.maximum(0.9 * outer_mm * scale, 3.0)
+                        asg = _assign(proj, same, Q, tol)
+                        m = asg >= 0
+                        if m.sum() < 2:
+                            continue
+                        err = np.linalg.norm(proj[m] - Q[asg[m]], axis=1) / (outer_mm[m] * scale)
+                        score = float(m.sum() - 0.5 * err.mean())
+                        if best is None or score > best[0]:
+                            best = (score, M, asg)
+    if best is None:
+        return None
+    _, M, asg = best
+    H = M
+    for _ in range(3):
+        m = asg >= 0
+        if m.sum() >= 5:
+            Hn, _ = cv2.findHomography(P[m], Q[asg[m]], 0)
+            if Hn is not None:
+                H = Hn
+        elif m.sum() >= 3:
+            A, _ = cv2.estimateAffine2D(P[m], Q[asg[m]], method=cv2.LMEDS)
+            if A is not None:
+                H = np.vstack([A, [0, 0, 1]])
+        proj = _apply_h(H, P)
+        scale = np.sqrt(abs(np.linalg.det(H[:2, :2]))) / max(abs(H[2, 2]), 1e-9)
+        tol = np.maximum(0.9 * outer_mm * scale, 3.0)
+        asg = _assign(proj, same, Q, tol)
+    m = asg >= 0
+    if m.sum() < 3:
+        return None
+    proj = _apply_h(H, P)
+    resid = float(np.sqrt(np.mean(np.sum((proj[m] - Q[asg[m]]) ** 2, axis=1))))
+    return RouteMatch(H / H[2, 2], asg, resid, int(m.sum()))
+
+
+# --- the route observation --------------------------------------------------------------------
+
+CARD_SIZE_MM = 70.0
+SLOT_PITCH_MM = 76.0
+
+
+def route_holds_from_json(route_json: dict[str, Any]) -> list[RouteHold]:
+    """The holds of a ROUTE.json object (needs ``x_mm``, ``y_mm`` for matching)."""
+    out = []
+    for h in route_json.get("holds", []):
+        out.append(RouteHold(str(h["id"]), str(h["colour"]).lower(), float(h.get("x_mm", np.nan)),
+                             float(h.get("y_mm", np.nan)), float(h.get("radius_mm", 8.0)),
+                             None if h.get("card") is None else int(h["card"])))
+    return out
+
+
+def _square_mm(x_mm: float, y_mm: float, size_mm: float, rotation_deg: float = 0.0) -> np.ndarray:
+    """(4, 2) corners of a square in the route frame, counter-clockwise from bottom-left."""
+    h = size_mm / 2
+    c = np.array([[-h, -h], [h, -h], [h, h], [-h, h]])
+    a = math.radians(rotation_deg)
+    R = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+    return c @ R.T + np.array([x_mm, y_mm])
+
+
+def observation_from_match(route_json: dict[str, Any], holds: list[RouteHold], rings: list[Ring],
+                           match: RouteMatch, frame_index: int = 0) -> RouteObservation:
+    """Route holds placed in the image: the matched ring where seen, else the map's
+    prediction (flagged low confidence); zones and cards projected with the same map."""
+    H = match.H_image_from_route
+    P = np.array([[h.x_mm, h.y_mm] for h in holds])
+    proj = _apply_h(H, P)
+    scale = math.sqrt(abs(np.linalg.det(H[:2, :2])))
+    centres, radii, conf, seen = [], [], [], []
+    problems = []
+    for k, h in enumerate(holds):
+        j = int(match.ring_of_hold[k])
+        if j >= 0:
+            r = rings[j]
+            centres.append(r.centre_px)
+            radii.append(r.radius_px)
+            conf.append(r.confidence)
+            seen.append(True)
+        else:
+            centres.append(proj[k])
+            radii.append((h.radius_mm + RING_WIDTH_MM) * scale)
+            conf.append(0.3)
+            seen.append(False)
+            problems.append(f"hold {h.id} ({h.colour}) not seen: placed from the route file")
+    matched = set(int(j) for j in match.ring_of_hold if j >= 0)
+    extra = [r for j, r in enumerate(rings) if j not in matched]
+    if extra:
+        problems.append(f"{len(extra)} ring(s) seen that the route file does not have")
+    obs_holds = HoldsObservation(tuple(h.id for h in holds), tuple(h.colour for h in holds),
+                                 np.array(centres), np.array(radii), np.array(conf), np.array(seen))
+    zones = route_json.get("zones") or {}
+    zone_px: dict[str, np.ndarray | None] = {}
+    for name in ("start", "finish"):
+        z = zones.get(name)
+        zone_px[name] = None if not z else _apply_h(
+            H, _square_mm(float(z["x_mm"]), float(z["y_mm"]), float(z.get("size_mm", CARD_SIZE_MM))))
+    pitch = float(route_json.get("slot_pitch_mm", SLOT_PITCH_MM))
+    size = float(route_json.get("card_size_mm", CARD_SIZE_MM))
+    cards = {}
+    for c in route_json.get("cards") or []:
+        sq = _square_mm(int(c["col"]) * pitch, int(c["row"]) * pitch, size, float(c.get("rotation_deg", 0)))
+        cards[int(c["number"])] = _apply_h(H, sq)
+    card_of_hold = {h.id: h.card for h in holds if h.card is not None}
+    return RouteObservation(obs_holds, zone_px["start"], zone_px["finish"], H, cards, card_of_hold,
+                            frame_index, tuple(problems))
+
+
+def route_from_rings(rings: list[Ring], frame_bgr: np.ndarray | None = None, frame_index: int = 0
+                     ) -> RouteObservation:
+    """A route named from detection alone (no route file): holds ``h1``, ``h2``… from the
+    bottom of the image up; the start/finish zones are guessed from the Départ/Arrivée cards
+    when they are found (large, uniform coloured squares), else left out."""
+    order = sorted(range(len(rings)), key=lambda j: (-rings[j].centre_px[1], rings[j].centre_px[0]))
+    rs = [rings[j] for j in order]
+    holds = HoldsObservation(tuple(f"h{i + 1}" for i in range(len(rs))), tuple(r.colour for r in rs),
+                             np.array([r.centre_px for r in rs]).reshape(-1, 2),
+                             np.array([r.radius_px for r in rs]),
+                             np.array([r.confidence for r in rs]), np.ones(len(rs), bool))
+    problems = ["no route file: hold ids are named from detection (h1 = lowest in the image)"]
+    start = finish = None
+    if frame_bgr is not None and rs:
+        start, finish, why = _zones_from_help_cards(frame_bgr, rs)
+        if why:
+            problems.append(why)
+    return RouteObservation(holds, start, finish, None, {}, {}, frame_index, tuple(problems))
+
+
+def _zones_from_help_cards(frame_bgr: np.ndarray, rings: list[Ring]
+                           ) -> tuple[np.ndarray | None, np.ndarray | None, str]:
+    """Find the two help cards (card-sized, strongly coloured, uniform blobs away from the
+    rings) and put each zone one slot from its help card towards the nearest ring."""
+    px_per_mm = float(np.median([r.radius_px for r in rings])) / (8.0 + RING_WIDTH_MM)
+    card_px = CARD_SIZE_MM * px_per_mm
+    gains = white_balance_gains(frame_bgr)
+    lab = _lab(frame_bgr.astype(np.float32) * (gains / 255.0))
+    chroma = np.hypot(lab[..., 1], lab[..., 2])
+    mask = (chroma > 25).astype(np.uint8)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    n, labels, stats, cents = cv2.connectedComponentsWithStats(mask)
+    cands = []
+    for i in range(1, n):
+        x, y, w, h, area = stats[i]
+        if not 0.35 * card_px ** 2 < area < 2.0 * card_px ** 2:
+            continue
+        if not 0.5 < w / max(h, 1) < 2.0 or area < 0.5 * w * h:
+            continue
+        hue = float(np.degrees(np.arctan2(np.median(lab[..., 2][labels == i]),
+                                          np.median(lab[..., 1][labels == i]))) % 360)
+        cands.append((area, cents[i], hue))
+    if len(cands) < 2:
+        return None, None, "Départ/Arrivée cards not found: zones unknown"
+    cands.sort(key=lambda c: -c[0])
+    a, b = cands[0], cands[1]
+    # Départ is the warmer card (hue nearer red/yellow), Arrivée the other
+    warm = lambda h: min(float(_hue_dist(h, 60.0)), 180.0)  # noqa: E731
+    dep, arr = (a, b) if warm(a[2]) < warm(b[2]) else (b, a)
+    rc = np.array([r.centre_px for r in rings])
+    zones = []
+    for card in (dep, arr):
+        c = np.asarray(card[1])
+        near = rc[np.argmin(np.linalg.norm(rc - c, axis=1))]
+        d = near - c
+        d = d / max(np.linalg.norm(d), 1e-6)
+        centre = c + d * SLOT_PITCH_MM * px_per_mm
+        perp = np.array([-d[1], d[0]])
+        h = card_px / 2
+        zones.append(np.array([centre - h * d - h * perp, centre - h * d + h * perp,
+                               centre + h * d + h * perp, centre + h * d - h * perp]))
+    return zones[0], zones[1], "zones guessed from the Départ/Arrivée cards (no route file)"
+
+
+class RouteDetector:
+    """Pipeline stage: finds the route on hand-free frames and keeps it.
+
+    ``update(frame_bgr, frame_index, hand_present)`` returns the current
+    :class:`RouteObservation` (None until found). It tries up to ``max_tries`` hand-free frames
+    and keeps the one where the most route holds are seen; once every hold is seen (or the
+    tries are spent) the route is fixed and ``reference_bgr`` keeps that frame (the empty-route
+    reference for occlusion and card movement).
+    """
+
+    def __init__(self, route_json: dict[str, Any] | None = None, *, max_tries: int = 4) -> None:
+        self.route_json = route_json
+        self.holds = route_holds_from_json(route_json) if route_json else []
+        if self.holds and any(not np.isfinite(h.x_mm) or not np.isfinite(h.y_mm) for h in self.holds):
+            raise RouteNotFound("the route file's holds have no x_mm/y_mm positions: "
+                                "a route with geometry is needed to match holds in the video")
+        self.max_tries = max_tries
+        self.observation: RouteObservation | None = None
+        self.reference_bgr: np.ndarray | None = None
+        self.colour_model: ColourModel | None = None
+        self.rings: list[Ring] = []
+        self.tries = 0
+        self.done = False
+        self._best_seen = -1
+
+    def update(self, frame_bgr: np.ndarray, frame_index: int, hand_present: bool
+               ) -> RouteObservation | None:
+        if self.done or hand_present:
+            if hand_present and self.observation is not None:
+                self.done = True
+            return self.observation
+        self.tries += 1
+        rings, model = detect_rings(frame_bgr)
+        obs: RouteObservation | None = None
+        if self.route_json is not None:
+            match = fit_route(rings, self.holds)
+            if match is not None:
+                obs = observation_from_match(self.route_json, self.holds, rings, match, frame_index)
+        elif len(rings) >= 2:
+            obs = route_from_rings(rings, frame_bgr, frame_index)
+        if obs is not None:
+            seen = int(obs.holds.detected.sum())
+            if seen > self._best_seen:
+                self._best_seen = seen
+                self.observation = obs
+                self.reference_bgr = frame_bgr.copy()
+                self.colour_model = model
+                self.rings = rings
+            if seen == len(obs.holds) and self.route_json is not None:
+                self.done = True
+        if self.tries >= self.max_tries and self.observation is not None:
+            self.done = True
+        return self.observation
