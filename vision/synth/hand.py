@@ -732,18 +732,18 @@ def _build_primitives(lm: np.ndarray, style: HandStyle, k: float, forearm: bool,
     # Webs between neighbouring fingers.
     for f1, f2 in (("index", "middle"), ("middle", "ring"), ("ring", "little")):
         j1, j2 = FINGER_JOINTS[f1], FINGER_JOINTS[f2]
-        for t in (0.12, 0.25):
+        for t in (0.1, 0.22, 0.34):
             p1 = lm[j1.mcp] + (lm[j1.pip] - lm[j1.mcp]) * t
             p2 = lm[j2.mcp] + (lm[j2.pip] - lm[j2.mcp]) * t
-            c = (p1 + p2) / 2 - np.array([0, 0, 2.5 * k])
-            add(c, 7.5 * k, 6.0 * k, _PART_PALM)
+            c = (p1 + p2) / 2 - np.array([0, 0, (2.0 + 6.0 * t) * k])
+            add(c, (8.0 - 4.0 * t) * k, 6.0 * k, _PART_PALM)
 
     # Forearm: a flattened tapered cylinder leaving the hand away from the fingers.
     if forearm:
         d = wrist[:2] - mid[:2]
         d /= max(np.linalg.norm(d), 1e-6)
         h, w = canvas_hw
-        reach = float(np.hypot(h, w)) + 60.0 * k
+        reach = min(float(np.hypot(h, w)) + 60.0 * k, 420.0 * k)
         p = wrist + np.array([d[0], d[1], 0.0]) * 14.0 * k - np.array([0, 0, 6.0 * k])
         q = p + np.array([d[0], d[1], 0.0]) * reach + np.array([0, 0, 10.0 * k])
         axis = (q - p) / np.linalg.norm(q - p)
@@ -774,7 +774,8 @@ def _smooth_noise(rng: np.random.Generator, shape: tuple[int, int], sigma_px: fl
 def render_hand(canvas_bgr: np.ndarray, landmarks_px: np.ndarray, style: HandStyle, *,
                 light_dir: tuple[float, float, float] = (-0.35, -0.45, 0.82),
                 rng: np.random.Generator | None = None, px_per_mm: float | None = None,
-                forearm: bool = True, shadow_strength: float = 0.5) -> HandRender:
+                forearm: bool = True, shadow_strength: float = 0.5,
+                work_px_per_mm: float | None = 1.7) -> HandRender:
     """Draw the shaded hand (and forearm, and its soft cast shadow) into ``canvas_bgr``.
 
     Args:
@@ -789,6 +790,8 @@ def render_hand(canvas_bgr: np.ndarray, landmarks_px: np.ndarray, style: HandSty
         forearm: draw a forearm leaving the hand away from the fingers (MediaPipe's palm
             detector relies on that context).
         shadow_strength: darkening of the table in full shadow, 0..1.
+        work_px_per_mm: shade at most this resolution and upsample (a webcam sees a table at
+            ~1–1.5 px/mm, so finer shading is wasted time); None shades at canvas resolution.
     """
     import cv2
 
@@ -806,12 +809,12 @@ def render_hand(canvas_bgr: np.ndarray, landmarks_px: np.ndarray, style: HandSty
     light = light / np.linalg.norm(light)
     rng = rng if rng is not None else np.random.default_rng(0)
     ppm = float(px_per_mm) if px_per_mm is not None else _infer_px_per_mm(lm, style)
-    k = ppm * style.size_scale
+    if not ppm > 0:
+        raise ValueError(f"px_per_mm must be > 0, got {ppm}")
     H, W = canvas.shape[:2]
 
-    prims = _build_primitives(lm, style, k, forearm, (H, W))
+    prims = _build_primitives(lm, style, ppm * style.size_scale, forearm, (H, W))
     cx, cy, cz, pr, prz = (prims[:, i] for i in range(5))
-    parts = prims[:, 5].astype(np.int16)
     # Region that can change: primitives plus the cast shadow's reach.
     max_h = float(np.max(cz + prz))
     sx, sy = -light[0] / light[2], -light[1] / light[2]
@@ -828,24 +831,74 @@ def render_hand(canvas_bgr: np.ndarray, landmarks_px: np.ndarray, style: HandSty
         return HandRender(mask_full, height_full, mask_full.copy(), (0, 0, 0, 0), ppm)
     bh, bw = by1 - by0, bx1 - bx0
 
+    # Work grid: the bbox at (at most) work_px_per_mm; pixel centres aligned as cv2.resize does.
+    f = 1.0 if work_px_per_mm is None else min(1.0, float(work_px_per_mm) / ppm)
+    ww, wh = max(1, int(round(bw * f))), max(1, int(round(bh * f)))
+    fx, fy = ww / bw, wh / bh
+    fm = (fx + fy) / 2
+    wp = prims.copy()
+    wp[:, 0] = (cx - bx0 + 0.5) * fx - 0.5
+    wp[:, 1] = (cy - by0 + 0.5) * fy - 0.5
+    wp[:, 2:5] *= fm
+    lm_w = np.column_stack([(lm[:, 0] - bx0 + 0.5) * fx - 0.5, (lm[:, 1] - by0 + 0.5) * fy - 0.5,
+                            lm[:, 2] * fm])
+    color, alpha, shade, hsurf, fore = _shade(wp, lm_w, (wh, ww), ppm * style.size_scale * fm,
+                                              style, light, rng, shadow_strength, blur_pad * fm)
+    if f < 1.0:
+        size = (bw, bh)
+        color = cv2.resize(color, size, interpolation=cv2.INTER_LINEAR)
+        alpha = cv2.resize(alpha, size, interpolation=cv2.INTER_LINEAR)
+        shade = cv2.resize(shade, size, interpolation=cv2.INTER_LINEAR)
+        hsurf = cv2.resize(hsurf, size, interpolation=cv2.INTER_LINEAR) / fm
+        fore = cv2.resize(fore.astype(np.float32), size, interpolation=cv2.INTER_LINEAR) > 0.5
+    region = canvas[by0:by1, bx0:bx1].astype(np.float32) * shade[..., None]
+    out = region * (1.0 - alpha[..., None]) + color * alpha[..., None]
+    canvas[by0:by1, bx0:bx1] = np.clip(out + 0.5, 0, 255).astype(np.uint8)
+
+    mask = alpha > 0.5
+    mask_full[by0:by1, bx0:bx1] = mask
+    height_full[by0:by1, bx0:bx1] = np.where(mask, hsurf, 0.0)
+    hand_mask = mask_full.copy()
+    hand_mask[by0:by1, bx0:bx1] &= ~fore
+    return HandRender(mask_full, height_full, hand_mask, (bx0, by0, bx1, by1), ppm)
+
+
+def _shade(prims: np.ndarray, lm: np.ndarray, shape: tuple[int, int], k: float,
+           style: HandStyle, light: np.ndarray, rng: np.random.Generator,
+           shadow_strength: float, blur_pad: float
+           ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Ray-cast and shade primitives on a (h, w) grid whose pixel (0, 0) is at the origin.
+
+    Returns colour (h, w, 3) float32 0..255 (premultiplication undone), coverage alpha (h, w),
+    table shading factor (h, w) (cast shadow), surface height (h, w) and forearm mask (h, w).
+    """
+    import cv2
+
+    bh, bw = shape
+    cx, cy, cz, pr, prz = (prims[:, i] for i in range(5))
+    parts = prims[:, 5].astype(np.int16)
+    sx, sy = -light[0] / light[2], -light[1] / light[2]
+
     # Ray-cast from above: keep, per pixel, the highest ellipsoid surface and which one it is.
     zbuf = np.full((bh, bw), -1.0, dtype=np.float32)
     who = np.full((bh, bw), -1, dtype=np.int32)
     for i in range(len(prims)):
         r = pr[i]
-        px0 = max(bx0, int(cx[i] - r)) - bx0
-        px1 = min(bx1, int(cx[i] + r) + 2) - bx0
-        py0 = max(by0, int(cy[i] - r)) - by0
-        py1 = min(by1, int(cy[i] + r) + 2) - by0
+        px0, px1 = max(0, int(cx[i] - r)), min(bw, int(cx[i] + r) + 2)
+        py0, py1 = max(0, int(cy[i] - r)), min(bh, int(cy[i] + r) + 2)
         if px1 <= px0 or py1 <= py0:
             continue
-        xs = (np.arange(px0, px1, dtype=np.float32) + bx0 - cx[i])
-        ys = (np.arange(py0, py1, dtype=np.float32) + by0 - cy[i])
-        q = 1.0 - (xs[None, :] ** 2 + ys[:, None] ** 2) / (r * r)
-        hz = np.where(q > 0, cz[i] + prz[i] * np.sqrt(np.maximum(q, 0)), -1.0)
+        xs = np.arange(px0, px1, dtype=np.float32) - np.float32(cx[i])
+        ys = np.arange(py0, py1, dtype=np.float32) - np.float32(cy[i])
+        q = 1.0 - (xs * xs)[None, :] * np.float32(1 / (r * r)) - (ys * ys)[:, None] * np.float32(
+            1 / (r * r))
+        inside = q > 0
+        np.sqrt(np.maximum(q, 0, out=q), out=q)
+        q *= np.float32(prz[i])
+        q += np.float32(cz[i])
         sub = zbuf[py0:py1, px0:px1]
-        upd = hz > sub
-        sub[upd] = hz[upd]
+        upd = inside & (q > sub)
+        sub[upd] = q[upd]
         who[py0:py1, px0:px1][upd] = i
     mask = (zbuf > 0.0) & (who >= 0)
     hsurf = np.where(mask, zbuf, 0.0).astype(np.float32)
@@ -854,9 +907,9 @@ def render_hand(canvas_bgr: np.ndarray, landmarks_px: np.ndarray, style: HandSty
     # by r/rz): swept ones drop the axial component and add the taper; the palm, a grid of
     # flat ellipsoids, takes the smoothed height field's gradient instead.
     wi = np.where(mask, who, 0)
-    gx = np.arange(bw, dtype=np.float32)[None, :] + bx0
-    gy = np.arange(bh, dtype=np.float32)[:, None] + by0
-    zs = pr[wi] / prz[wi]
+    gx = np.arange(bw, dtype=np.float32)[None, :]
+    gy = np.arange(bh, dtype=np.float32)[:, None]
+    zs = (pr / prz)[wi]
     vx, vy, vz = gx - cx[wi], gy - cy[wi], (hsurf - cz[wi]) * zs
     ax, ay, az = prims[wi, 6], prims[wi, 7], prims[wi, 8] * zs
     an = np.sqrt(ax * ax + ay * ay + az * az)
@@ -887,11 +940,9 @@ def render_hand(canvas_bgr: np.ndarray, landmarks_px: np.ndarray, style: HandSty
     syp = np.clip(np.round(yy + sy * hh).astype(int), 0, bh - 1)
     shadow[syp, sxp] = 1.0
     shadow = cv2.dilate(shadow, np.ones((3, 3), np.uint8))
-    shadow = cv2.GaussianBlur(shadow, (0, 0), max(1.5, blur_pad))
+    shadow = cv2.GaussianBlur(shadow, (0, 0), max(1.0, blur_pad))
     contact = cv2.GaussianBlur(mask.astype(np.float32), (0, 0), max(1.0, 2.5 * k))
     shade_table = 1.0 - np.clip(shadow_strength * shadow + 0.25 * contact, 0.0, 0.8)
-    region = canvas[by0:by1, bx0:bx1].astype(np.float32)
-    region *= shade_table[..., None]
 
     # Surface shading.
     skin = np.array(style.skin_rgb[::-1], dtype=np.float32) / 255.0
@@ -903,7 +954,8 @@ def render_hand(canvas_bgr: np.ndarray, landmarks_px: np.ndarray, style: HandSty
     is_finger = part >= 10
     distal = is_finger & ((part - 10) % 3 == 2)
     albedo = np.where(distal[..., None], albedo * 0.93 + sss * 0.07 * skin.mean(), albedo)
-    albedo = np.where((part == _PART_FOREARM)[..., None], albedo * 1.03, albedo)
+    fore = part == _PART_FOREARM
+    albedo = np.where(fore[..., None], albedo * 1.03, albedo)
 
     ndl = nx * light[0] + ny * light[1] + nz * light[2]
     wrap = np.clip((ndl + 0.45) / 1.45, 0.0, 1.0)
@@ -915,72 +967,57 @@ def render_hand(canvas_bgr: np.ndarray, landmarks_px: np.ndarray, style: HandSty
     # Creases across the fingers at the PIP and DIP joints, nails on the distal bones.
     crease = np.ones((bh, bw), dtype=np.float32)
     nail_w = np.zeros((bh, bw), dtype=np.float32)
-    P = np.stack([np.broadcast_to(gx, (bh, bw)), np.broadcast_to(gy, (bh, bw)), hsurf], -1)
-    for fi, f in enumerate(FINGERS):
-        j = FINGER_JOINTS[f]
+    for fi, fname in enumerate(FINGERS):
+        j = FINGER_JOINTS[fname]
         sel = (part >= _finger_part(fi, 0)) & (part <= _finger_part(fi, 2))
         if not sel.any():
             continue
         ys_, xs_ = np.nonzero(sel)
-        pts = P[ys_, xs_]
+        pts = np.column_stack([xs_, ys_, hsurf[ys_, xs_]]).astype(np.float64)
         for jj, pa, pb in ((j.pip, j.mcp, j.dip), (j.dip, j.pip, j.tip)):
             axis = lm[pb] - lm[pa]
             axis /= max(np.linalg.norm(axis), 1e-6)
             d = (pts - lm[jj]) @ axis
-            band = np.exp(-(d / (1.1 * k)) ** 2)
-            crease[ys_, xs_] *= 1.0 - 0.16 * band
+            crease[ys_, xs_] *= 1.0 - 0.16 * np.exp(-(d / (1.1 * k)) ** 2)
         # Nail: a patch on the back of the distal bone.
         dd, tt = lm[j.dip], lm[j.tip]
         b = tt - dd
         blen = max(float(np.linalg.norm(b)), 1e-6)
-        b /= blen
+        b = b / blen
         fh = lm[j.tip][:2] - lm[j.mcp][:2]
         if np.linalg.norm(fh) < 1e-3:
             fh = lm[j.mcp][:2] - lm[0][:2]
-        fh /= max(np.linalg.norm(fh), 1e-6)
+        fh = fh / max(np.linalg.norm(fh), 1e-6)
         bh_ = float(b[0] * fh[0] + b[1] * fh[1])
         dorsal = np.array([-b[2] * fh[0], -b[2] * fh[1], bh_])
         dorsal /= max(np.linalg.norm(dorsal), 1e-6)
         lat = np.array([-fh[1], fh[0], 0.0])
-        r_tip = _RADII_MM[f][3] * k
-        half_len = (0.42 if f != "thumb" else 0.38) * (sum(_BONES_MM[f][2:]) * k) / 2 + 1e-6
+        r_tip = _RADII_MM[fname][3] * k
+        half_len = (0.42 if fname != "thumb" else 0.38) * (_BONES_MM[fname][2] * k) / 2 + 1e-6
         centre = dd + b * (blen * 0.62)
         dsel = part[ys_, xs_] == _finger_part(fi, 2)
         rel = pts - centre
-        along = rel @ b
-        across = rel @ lat
-        up = rel @ dorsal
-        e = (along / half_len) ** 2 + (across / (0.62 * r_tip)) ** 2
-        w = np.clip((1.0 - e) * 4.0, 0.0, 1.0) * (up > 0.15 * r_tip) * dsel
+        e = ((rel @ b) / half_len) ** 2 + ((rel @ lat) / (0.62 * r_tip)) ** 2
+        w = np.clip((1.0 - e) * 4.0, 0.0, 1.0) * ((rel @ dorsal) > 0.15 * r_tip) * dsel
         nail_w[ys_, xs_] = np.maximum(nail_w[ys_, xs_], w)
 
-    light_col = 1.0
     diffuse = 0.26 * ao + 0.78 * wrap * (0.6 + 0.4 * ao)
     base = albedo * (1.0 - 0.55 * nail_w[..., None]) + nail * 0.55 * nail_w[..., None]
-    color = base * diffuse[..., None] * crease[..., None]
-    color += sss[None, None, :] * (0.22 * scatter * ao)[..., None] * skin.mean()
+    color = base * (diffuse * crease)[..., None]
+    color += sss[None, None, :] * (0.22 * scatter * ao * skin.mean())[..., None]
     hv = light + np.array([0.0, 0.0, 1.0])
     hv /= np.linalg.norm(hv)
     ndh = np.clip(nx * hv[0] + ny * hv[1] + nz * hv[2], 0.0, 1.0)
-    spec_k = style.specular * (1.0 + 2.0 * nail_w) * (0.7 + 0.3 * (1.0 + fine * 0.5))
-    spec = spec_k * ndh ** (18.0 + 40.0 * nail_w) * ao
-    color += (spec * light_col)[..., None]
-    color = np.clip(color * 255.0, 0.0, 255.0)
+    spec_k = style.specular * (1.0 + 2.0 * nail_w) * (0.85 + 0.15 * fine)
+    color += (spec_k * ndh ** (18.0 + 40.0 * nail_w) * ao)[..., None]
+    color = np.clip(color * 255.0, 0.0, 255.0).astype(np.float32)
 
-    # Composite with soft (anti-aliased) edges.
+    # Soft (anti-aliased) edges: blur coverage and premultiplied colour alike.
     alpha = mask.astype(np.float32)
-    pre = color * alpha[..., None]
     alpha_s = cv2.GaussianBlur(alpha, (0, 0), 0.6)
-    pre_s = cv2.GaussianBlur(pre, (0, 0), 0.6)
+    pre_s = cv2.GaussianBlur(color * alpha[..., None], (0, 0), 0.6)
     col_s = pre_s / np.maximum(alpha_s, 1e-4)[..., None]
-    out = region * (1.0 - alpha_s[..., None]) + col_s * alpha_s[..., None]
-    canvas[by0:by1, bx0:bx1] = np.clip(out + 0.5, 0, 255).astype(np.uint8)
-
-    mask_full[by0:by1, bx0:bx1] = mask
-    height_full[by0:by1, bx0:bx1] = hsurf
-    hand_mask = mask_full.copy()
-    hand_mask[by0:by1, bx0:bx1] &= part != _PART_FOREARM
-    return HandRender(mask_full, height_full, hand_mask, (bx0, by0, bx1, by1), ppm)
+    return col_s, alpha_s, shade_table.astype(np.float32), hsurf, fore
 
 
 def finish_image(image_bgr: np.ndarray, rng: np.random.Generator, *, blur_sigma_px: float = 0.6,
@@ -1004,9 +1041,32 @@ def finish_image(image_bgr: np.ndarray, rng: np.random.Generator, *, blur_sigma_
 # Offsets from the model's landmarks to where MediaPipe puts them, per landmark, as
 # (along, across) in units of the palm's image size: for the wrist and finger roots
 # "along" is the hand's axis (wrist → middle root) and "across" points to the little
-# finger; for the other joints "along" is the direction of the bone arriving at the joint.
+# finger; for the other joints of a finger "along" is that finger's direction (root → 2nd
+# joint in the image) and "across" its perpendicular towards the little-finger side.
 # Measured with ``python -m vision.synth.bench_hand`` (see its --fit-offsets option).
-_MP_OFFSETS = np.zeros((21, 2))
+_MP_OFFSETS = np.array([
+    ( 0.1425,  0.0183),  # 0
+    ( 0.1016, -0.0918),  # 1
+    (-0.0048, -0.0293),  # 2
+    (-0.0375, -0.0138),  # 3
+    (-0.0280, -0.0107),  # 4
+    (-0.0850, -0.0073),  # 5
+    (-0.1276, -0.0059),  # 6
+    (-0.0824,  0.0009),  # 7
+    ( 0.0176,  0.0043),  # 8
+    (-0.0905, -0.0028),  # 9
+    (-0.1321,  0.0022),  # 10
+    (-0.0900,  0.0050),  # 11
+    (-0.0058,  0.0019),  # 12
+    (-0.0595, -0.0029),  # 13
+    (-0.1191,  0.0048),  # 14
+    (-0.0801,  0.0036),  # 15
+    ( 0.0230, -0.0048),  # 16
+    (-0.0247,  0.0076),  # 17
+    (-0.0742,  0.0047),  # 18
+    (-0.0564,  0.0067),  # 19
+    (-0.0079,  0.0001),  # 20
+])
 
 
 def mediapipe_landmarks_px(landmarks_px: np.ndarray) -> np.ndarray:
@@ -1042,14 +1102,15 @@ def _offset_frames(xy: np.ndarray) -> np.ndarray:
     frames[:, :, 1] = across
     for f in FINGERS:
         j = FINGER_JOINTS[f]
-        chain = [j.mcp, j.pip, j.dip, j.tip]
-        for a, b in zip(chain, chain[1:]):
-            d = xy[b] - xy[a]
-            n = np.linalg.norm(d)
-            if n > 1e-6:
-                d = d / n
-                frames[b, :, 0] = d
-                c = across - d * (across @ d)
-                cn = np.linalg.norm(c)
-                frames[b, :, 1] = c / cn if cn > 1e-6 else np.array([-d[1], d[0]])
+        d = xy[j.pip] - xy[j.mcp]
+        n = np.linalg.norm(d)
+        if n < 1e-6:
+            continue
+        d = d / n
+        c = across - d * (across @ d)
+        cn = np.linalg.norm(c)
+        c = c / cn if cn > 1e-6 else np.array([-d[1], d[0]])
+        for b in (j.pip, j.dip, j.tip):
+            frames[b, :, 0] = d
+            frames[b, :, 1] = c
     return frames
