@@ -137,3 +137,12 @@ def test_judge_as_a_subprocess():
         capture_output=True, text=True, cwd=str(ROOT), timeout=60,
     )
     assert bad.returncode == 2 and "line 1" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_files_with_a_byte_order_mark_are_read(capsys, tmp_path):
+    route = tmp_path / "route.json"
+    route.write_bytes(b"\xef\xbb\xbf" + Path(ROUTE).read_bytes())
+    events = tmp_path / "events.jsonl"
+    events.write_bytes(b"\xef\xbb\xbf" + Path(EVENTS).read_bytes().replace(b"\n", b"\r\n"))
+    code, out, _ = run(capsys, "grimpe", "judge", str(route), str(events), "--json")
+    assert code == 0 and json.loads(out)["score"] == 5

@@ -105,7 +105,7 @@ def _read_json(path: str, what: str) -> Any:
     if not p.is_file():
         raise UserError(f"{what} {p}: no such file")
     try:
-        text = p.read_text(encoding="utf-8")
+        text = p.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
         raise UserError(f"{what} {p}: cannot read it ({exc})") from None
     try:

@@ -124,7 +124,7 @@ class ColourMap:
 
     @classmethod
     def load(cls, path: str | Path) -> ColourMap:
-        with open(path, encoding="utf-8") as f:
+        with open(path, encoding="utf-8-sig") as f:
             return cls.from_dict(json.load(f))
 
     def to_dict(self) -> dict[str, Any]:
@@ -338,7 +338,7 @@ class Catalog:
 
     @classmethod
     def load(cls, path: str | Path) -> Catalog:
-        with open(path, encoding="utf-8") as f:
+        with open(path, encoding="utf-8-sig") as f:
             return cls.from_json(json.load(f), source=str(path))
 
 

@@ -351,7 +351,7 @@ def load_events(path: str | Path, holds: RouteHolds | None = None) -> list[Climb
     """Read an EVENTS.jsonl file (see :func:`parse_events`)."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        text = p.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as exc:
         raise EventError(f"not UTF-8 text ({exc.reason})", source=str(p)) from None
     return parse_events(text.splitlines(), holds, source=str(p))

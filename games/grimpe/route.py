@@ -423,7 +423,7 @@ class Route:
     def load(
         cls, path: str | Path, catalog: Catalog | None = None, *, strict: bool = True
     ) -> Route:
-        return cls.from_json(Path(path).read_text(encoding="utf-8"), catalog, strict=strict)
+        return cls.from_json(Path(path).read_text(encoding="utf-8-sig"), catalog, strict=strict)
 
     def colour_counts(self) -> dict[str, int]:
         counts = {c: 0 for c in COLOURS}
