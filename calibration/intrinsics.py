@@ -48,6 +48,7 @@ __all__ = [
     "write_coverage_png",
     "edge_blur_px",
     "compare_lenses_px",
+    "seen_grid_points",
 ]
 
 IMAGE_EXTENSIONS = {".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp", ".pgm", ".ppm"}
@@ -270,16 +271,19 @@ def _view_rms(det: Detection, K: np.ndarray, dist: np.ndarray, rvec, tvec) -> fl
 
 
 def compare_lenses_px(a: Lens, b: Lens, *, compensate_rotation: bool = True,
-                      grid: tuple[int, int] = (32, 24)) -> np.ndarray:
+                      grid: tuple[int, int] = (32, 24), points_px: np.ndarray | None = None
+                      ) -> np.ndarray:
     """Pixel distance (N,) between where two lenses put the same rays, over a grid of the image.
 
+    ``points_px`` (N, 2), when given, replaces the grid (e.g. only where the board was seen).
     Rays are taken from lens ``a`` at grid pixels and projected with lens ``b``; with
     ``compensate_rotation`` the best common rotation is removed first (a pose estimate absorbs
     it, so it does not harm measurements made with either lens).
     """
     w, h = a.image_size
     u, v = np.meshgrid(np.linspace(0, w - 1, grid[0]), np.linspace(0, h - 1, grid[1]))
-    px = np.column_stack([u.ravel(), v.ravel()])
+    px = np.column_stack([u.ravel(), v.ravel()]) if points_px is None else \
+        np.asarray(points_px, dtype=np.float64).reshape(-1, 2)
     xy_a = cv2.undistortPointsIter(px.reshape(-1, 1, 2), a.K, a.dist, None, None,
                                    (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 40, 1e-10)
                                    ).reshape(-1, 2)
@@ -297,6 +301,20 @@ def compare_lenses_px(a: Lens, b: Lens, *, compensate_rotation: bool = True,
         R = U @ D @ Vt  # rotates a's rays onto b's
     proj, _ = cv2.projectPoints(rays @ R.T, np.zeros(3), np.zeros(3), b.K, b.dist)
     return np.linalg.norm(proj.reshape(-1, 2) - px, axis=1)
+
+
+def seen_grid_points(views: Sequence[View], image_size: tuple[int, int],
+                     grid: tuple[int, int] = (32, 24)) -> np.ndarray:
+    """Grid points (N, 2) of the image inside the convex hull of all detected corners."""
+    pts = [v.detection.image_px for v in views if v.detection is not None]
+    w, h = image_size
+    u, v = np.meshgrid(np.linspace(0, w - 1, grid[0]), np.linspace(0, h - 1, grid[1]))
+    px = np.column_stack([u.ravel(), v.ravel()])
+    if not pts:
+        return np.zeros((0, 2))
+    hull = cv2.convexHull(np.concatenate(pts).astype(np.float32))
+    inside = [cv2.pointPolygonTest(hull, (float(x), float(y)), False) >= 0 for x, y in px]
+    return px[np.array(inside)]
 
 
 def coverage_grid(points_px: np.ndarray, image_size: tuple[int, int], cells: int = 10
@@ -518,7 +536,10 @@ def suggest_pattern(images: Sequence[np.ndarray], pattern: Pattern) -> Pattern |
         cands = [(c, r) for c in range(3, 13) for r in range(3, 13)]
     else:
         cands = [(c, r) for c in range(3, 15) for r in range(3, 15)]
-    cands.sort(key=lambda cr: abs(cr[0] - pattern.cols) + abs(cr[1] - pattern.rows))
+    near = {(c, r) for c, r in cands if abs(c - pattern.cols) <= 2 and abs(r - pattern.rows) <= 2}
+    swapped = {(c, r) for c, r in cands if abs(c - pattern.rows) <= 2 and abs(r - pattern.cols) <= 2}
+    cands = sorted(near | swapped,
+                   key=lambda cr: abs(cr[0] - pattern.cols) + abs(cr[1] - pattern.rows))
     best, best_n = None, 0
     for cols, rows in cands[:60]:
         if (cols, rows) == (pattern.cols, pattern.rows):
@@ -548,7 +569,7 @@ def calibrate_intrinsics(inputs: Sequence[str | os.PathLike], pattern: Pattern, 
     views = detect_views(frames, pattern, sb=sb, progress=progress)
     rep = calibrate_views(views, pattern, fix_k3=fix_k3, thresholds=thresholds)
     if "pattern_not_found" in rep.reason_codes:
-        sug = suggest_pattern([g for _, g in frames[:3]], pattern)
+        sug = suggest_pattern([g for _, g in frames[:2]], pattern)
         if sug is not None:
             rep.suggested_pattern = sug.spec
             rep.advice.insert(0, f"The images show a {sug.spec} pattern: re-run with "
