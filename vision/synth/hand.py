@@ -404,6 +404,7 @@ class HandModel:
             root_xy = self._world_from_local(wrist, h, np.array(root_uv[0]), np.array(root_uv[1]))
             fdir_local = np.array([math.sin(math.radians(yaw[f])), math.cos(math.radians(yaw[f]))])
             fdir = self._world_from_local(np.zeros(2), h, fdir_local[0], fdir_local[1])
+            ok = False
             if isinstance(st, Down):
                 horiz = float(np.hypot(st.x_mm - root_xy[0], st.y_mm - root_xy[1]))
                 phi1, theta2, ok = self._solve_plane(f, horiz, root_z, pitch)
@@ -421,8 +422,8 @@ class HandModel:
             out[joints.mcp] = (root_xy[0], root_xy[1], root_z)
             for j, (fwd, down) in zip((joints.pip, joints.dip, joints.tip), pts):
                 out[j] = (root_xy[0] + fdir[0] * fwd, root_xy[1] + fdir[1] * fwd, root_z - down)
-            if isinstance(st, Down) and strict:
-                out[joints.tip] = (st.x_mm, st.y_mm, 0.0)
+            if isinstance(st, Down) and ok:
+                out[joints.tip] = (st.x_mm, st.y_mm, 0.0)  # exact (removes table round-off)
         return out
 
     def place(self, targets: Mapping[str, tuple[float, float]], lifted: Collection[str] = (),
