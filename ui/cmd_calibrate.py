@@ -253,12 +253,63 @@ def _cmd_check(args: argparse.Namespace) -> int:
     return 0
 
 
+def _png_path(args: argparse.Namespace) -> str:
+    return args.png or str(Path(args.out).with_suffix(".png"))
+
+
 def _cmd_print_board(args: argparse.Namespace) -> int:
-    raise UserError("print-board is not available yet")
+    from calibration.patterns import parse_pattern
+    from calibration.targets import charuco_page
+
+    try:
+        pattern = parse_pattern(args.pattern, args.square_mm, args.marker_mm, args.dictionary)
+        page, _ = charuco_page(pattern)
+    except ValueError as exc:
+        raise UserError(f"print-board: {exc}") from None
+    png = _png_path(args)
+    try:
+        page.save_pdf(args.out)
+        page.save_png(png, args.dpi)
+    except OSError as exc:
+        raise UserError(f"cannot write the board: {exc}") from None
+    print(f"wrote {args.out} and {png} (A4, {pattern.spec}, square {pattern.square_mm:g} mm, "
+          f"marker {pattern.marker_mm:g} mm, {pattern.dictionary}); print at 100 % and check the "
+          f"100 mm ruler")
+    return 0
+
+
+def _parse_wxh(text: str, what: str) -> tuple[float, float]:
+    try:
+        w, h = (float(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise UserError(f"{what}: expected WIDTHxHEIGHT in mm, e.g. 600x400; got {text!r}") from None
+    if w <= 0 or h <= 0:
+        raise UserError(f"{what}: sizes must be positive, got {text!r}")
+    return w, h
 
 
 def _cmd_print_markers(args: argparse.Namespace) -> int:
-    raise UserError("print-markers is not available yet")
+    from calibration.patterns import aruco_dictionary
+    from calibration.targets import marker_layout, markers_page, write_layout_json
+
+    w, h = _parse_wxh(args.markers_mm, "--markers-mm")
+    try:
+        aruco_dictionary(args.dictionary)
+        layout = marker_layout(w, h, args.marker_mm, args.dictionary)
+        page = markers_page(layout)
+    except ValueError as exc:
+        raise UserError(f"print-markers: {exc}") from None
+    png = _png_path(args)
+    sidecar = str(Path(args.out).with_suffix(".json"))
+    try:
+        page.save_pdf(args.out)
+        page.save_png(png, args.dpi)
+        write_layout_json(layout, sidecar)
+    except OSError as exc:
+        raise UserError(f"cannot write the markers: {exc}") from None
+    print(f"wrote {args.out}, {png} and the layout {sidecar}: markers {args.marker_mm:g} mm, "
+          f"centres {w:g} x {h:g} mm apart")
+    return 0
 
 
 def _cmd_table(args: argparse.Namespace) -> int:
