@@ -142,7 +142,8 @@ class Ring:
 
     Attributes:
         centre_px: (2,) float, ellipse centre in image pixels.
-        outer_axes_px: (2,) float, semi-axes of the ring's outer ellipse (major, minor), px.
+        outer_axes_px: (2,) float, semi-axes of the ring's outer ellipse, px, in the order of
+            OpenCV's ``ellipse`` (first along ``angle_deg``).
         angle_deg: ellipse orientation (OpenCV's convention).
         colour: one of :data:`COLOUR_NAMES`.
         lab: (3,) the ring's median Lab colour (white-balanced).
@@ -170,69 +171,127 @@ def _ellipse_mask(shape: tuple[int, int], centre: np.ndarray, axes: np.ndarray, 
     return m > 0
 
 
+def _judge_ellipse(comp: np.ndarray, centre: np.ndarray, axes: np.ndarray, ang: float, area: float,
+                   lab_c: np.ndarray, neutral_c: np.ndarray, table_lab: np.ndarray | None,
+                   origin: tuple[int, int]) -> tuple[Any, ...] | None:
+    """Is this ellipse (crop coordinates) a ring of the component ``comp``? See
+    :func:`_candidate_rings` for the returned tuple."""
+    major, minor = float(max(axes)), float(min(axes))
+    if minor < 2.5 or minor / max(major, 1e-6) < 0.4:
+        return None
+    shape = comp.shape
+    full = _ellipse_mask(shape, centre, axes, ang, 1.0)
+    inner = _ellipse_mask(shape, centre, axes, ang, 0.45)
+    band = _ellipse_mask(shape, centre, axes, ang, 1.55) & ~_ellipse_mask(shape, centre, axes, ang, 1.2)
+    if full.sum() < 10 or band.sum() < 10:
+        return None
+    fill = float(comp[full].mean())
+    inner_fill = float(comp[inner].mean()) if inner.any() else 1.0
+    outside = float(comp[~full].sum()) / max(area, 1)
+    if _DEBUG:
+        print('cand', (origin[0], origin[1], shape[1], shape[0], area), 'fill', round(fill, 2),
+              'inner', round(inner_fill, 2), 'out', round(outside, 2), 'axes', round(major, 1),
+              round(minor, 1), 'card', round(float(neutral_c[band].mean()), 2))
+    if outside > 0.15:
+        return None
+    is_annulus = inner_fill < 0.45 and 0.3 <= fill <= 0.9
+    is_disc = False
+    if table_lab is not None and not is_annulus and fill >= 0.8 and inner.any():
+        # a ring around a hole of its own colour: the hole must show the table
+        hole = np.median(lab_c[inner], axis=0)
+        d = hole - table_lab
+        is_disc = float(np.hypot(d[1], d[2])) < 15.0 and abs(float(d[0])) < 30.0
+    if not (is_annulus or is_disc):
+        return None
+    card_frac = float(neutral_c[band].mean())
+    if card_frac < 0.35:
+        return None
+    shape_score = 1.0 - abs(fill - (0.62 if is_annulus else 0.97)) * 1.2 - 0.5 * (
+        inner_fill if is_annulus else 0.0)
+    score = float(np.clip(0.5 * shape_score + 0.5 * min(1.0, card_frac / 0.7), 0, 1))
+    ring_px = comp.astype(bool) & full
+    lab_med = np.median(lab_c[ring_px], axis=0)
+    return (np.array([centre[0] + origin[0], centre[1] + origin[1]]), np.array(axes, float),
+            float(ang), score, lab_med, bool(is_annulus))
+
+
+def _ring_around_hole(comp: np.ndarray, hole_cnt: np.ndarray) -> tuple[np.ndarray, np.ndarray, float] | None:
+    """Ellipse of a ring known by its hole (a ring touching a border or a digit): the hole's
+    ellipse grown by the ring's thickness measured along rays."""
+    if len(hole_cnt) < 6:
+        return None
+    (cx, cy), (d0, d1), ang = cv2.fitEllipse(hole_cnt)
+    a0, a1 = d0 / 2, d1 / 2
+    if min(a0, a1) < 1.5:
+        return None
+    th = []
+    H, W = comp.shape
+    for t in np.linspace(0, 2 * np.pi, 24, endpoint=False):
+        dx, dy = math.cos(t), math.sin(t)
+        # distance from the centre to the hole's edge along the ray, then across the ring
+        r, inside_ring, start = 0.0, False, None
+        while r < 4 * max(a0, a1):
+            x, y = int(round(cx + r * dx)), int(round(cy + r * dy))
+            if not (0 <= x < W and 0 <= y < H):
+                break
+            if comp[y, x] and not inside_ring:
+                inside_ring, start = True, r
+            elif not comp[y, x] and inside_ring:
+                th.append(r - start)
+                break
+            r += 0.5
+    if len(th) < 8:
+        return None
+    t_px = float(np.median(th))
+    return np.array([cx, cy]), np.array([a0 + t_px, a1 + t_px]), float(ang)
+
+
 def _candidate_rings(mask: np.ndarray, lab: np.ndarray, neutral: np.ndarray, table_lab: np.ndarray | None,
                      min_area_px: float, max_area_px: float) -> list[tuple[Any, ...]]:
-    """Ring-shaped components of a binary mask, as (centre, semi-axes, angle, score, lab,
-    is_annulus); a filled disc (a ring around a hole of its own colour) has is_annulus False."""
+    """Ring-shaped components of a binary mask, as (centre (2,), semi-axes (2,), angle, score,
+    lab, is_annulus); a filled disc (a ring around a hole of its own colour, which must show the
+    table) has is_annulus False. A component that is not a ring as a whole (a ring touching a
+    card border or a printed digit) is searched for ring-shaped holes instead."""
     out = []
     m8 = mask.astype(np.uint8) * 255
     n, labels, stats, _ = cv2.connectedComponentsWithStats(m8, connectivity=8)
     H, W = mask.shape
     for i in range(1, n):
         x, y, w, h, area = stats[i]
-        if area < min_area_px or area > max_area_px:
+        if area < min_area_px or w < 5 or h < 5:
             continue
-        if w < 5 or h < 5:
-            continue
-        pad = max(w, h)
+        pad = max(w, h) if area <= max_area_px else 4
         x0, y0 = max(0, x - pad), max(0, y - pad)
         x1, y1 = min(W, x + w + pad), min(H, y + h + pad)
         comp = (labels[y0:y1, x0:x1] == i).astype(np.uint8)
-        contours, _ = cv2.findContours(comp, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        lab_c, neutral_c = lab[y0:y1, x0:x1], neutral[y0:y1, x0:x1]
+        contours, hier = cv2.findContours(comp, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
         if not contours:
             continue
-        cnt = max(contours, key=cv2.contourArea)
-        if len(cnt) < 6:
+        found = None
+        if area <= max_area_px:
+            outer = [c for c, hh in zip(contours, hier[0]) if hh[3] < 0]
+            cnt = max(outer, key=cv2.contourArea)
+            if len(cnt) >= 6:
+                (cx, cy), (d0, d1), ang = cv2.fitEllipse(cnt)
+                found = _judge_ellipse(comp, np.array([cx, cy]), np.array([d0 / 2, d1 / 2]), ang,
+                                       area, lab_c, neutral_c, table_lab, (x0, y0))
+        if found is not None:
+            out.append(found)
             continue
-        (cx, cy), (d0, d1), ang = cv2.fitEllipse(cnt)
-        a0, a1 = d0 / 2, d1 / 2
-        major, minor = max(a0, a1), min(a0, a1)
-        if minor < 2.5 or minor / max(major, 1e-6) < 0.4:
-            continue
-        centre = np.array([cx, cy])
-        axes = np.array([a0, a1])
-        shape = comp.shape
-        full = _ellipse_mask(shape, centre, axes, ang, 1.0)
-        inner = _ellipse_mask(shape, centre, axes, ang, 0.45)
-        band = _ellipse_mask(shape, centre, axes, ang, 1.55) & ~_ellipse_mask(shape, centre, axes, ang, 1.2)
-        if full.sum() < 10 or band.sum() < 10:
-            continue
-        fill = comp[full].mean()
-        inner_fill = comp[inner].mean() if inner.any() else 1.0
-        outside = comp[~full].sum() / max(area, 1)
-        if _DEBUG:
-            print('cand', (x, y, w, h, area), 'fill', round(float(fill), 2), 'inner', round(float(inner_fill), 2), 'out', round(float(outside), 2), 'axes', round(major, 1), round(minor, 1), 'card', round(float(neutral[y0:y1, x0:x1][band].mean()), 2))
-        if outside > 0.15:
-            continue
-        is_annulus = inner_fill < 0.35 and 0.3 <= fill <= 0.9
-        is_disc = False
-        if table_lab is not None and fill >= 0.85 and inner_fill > 0.9 and inner.any():
-            # a ring around a hole of its own colour: the hole must show the table
-            hole = np.median(lab[y0:y1, x0:x1][inner], axis=0)
-            d = hole - table_lab
-            is_disc = float(np.sqrt((0.5 * d[0]) ** 2 + d[1] ** 2 + d[2] ** 2)) < 20.0
-        if not (is_annulus or is_disc):
-            continue
-        card_frac = float(neutral[y0:y1, x0:x1][band].mean())
-        if card_frac < 0.35:
-            continue
-        shape_score = 1.0 - abs(fill - (0.62 if is_annulus else 0.97)) * 1.2 - 0.5 * (
-            inner_fill if is_annulus else 0.0)
-        score = float(np.clip(0.5 * shape_score + 0.5 * min(1.0, card_frac / 0.7), 0, 1))
-        ring_px = comp.astype(bool) & full
-        lab_med = np.median(lab[y0:y1, x0:x1][ring_px], axis=0)
-        out.append((np.array([cx + x0, cy + y0]), np.array([major, minor]), float(ang), score, lab_med,
-                    bool(is_annulus)))
+        for c, hh in zip(contours, hier[0]):
+            if hh[3] < 0 or cv2.contourArea(c) < min_area_px / 3:
+                continue
+            fit = _ring_around_hole(comp, c)
+            if fit is None:
+                continue
+            centre, axes, ang = fit
+            local = comp.copy()
+            local[~_ellipse_mask(comp.shape, centre, axes, ang, 1.15)] = 0
+            ring = _judge_ellipse(local, centre, axes, ang, float(local.sum()), lab_c, neutral_c,
+                                  table_lab, (x0, y0))
+            if ring is not None and ring[5]:
+                out.append(ring[:3] + (0.85 * ring[3],) + ring[4:])
     return out
 
 
@@ -427,7 +486,7 @@ def fit_route(rings: list[Ring], holds: list[RouteHold]) -> RouteMatch | None:
     outer_mm = np.array([h.radius_mm + RING_WIDTH_MM for h in holds])
     colours_h = [h.colour for h in holds]
     same = np.array([[ch == r.colour for r in rings] for ch in colours_h])
-    best: tuple[float, np.ndarray, np.ndarray] | None = None
+    hyps: list[tuple[float, np.ndarray, np.ndarray]] = []
     order = np.argsort([-r.confidence for r in rings])
     for ia, a_i in enumerate(order):
         for b_i in order[ia + 1:]:
@@ -458,14 +517,31 @@ def fit_route(rings: list[Ring], holds: list[RouteHold]) -> RouteMatch | None:
                         if m.sum() < 2:
                             continue
                         err = np.linalg.norm(proj[m] - Q[asg[m]], axis=1) / (outer_mm[m] * scale)
-                        score = float(m.sum() - 0.5 * err.mean())
-                        if best is None or score > best[0]:
-                            best = (score, M, asg)
+                        hyps.append((float(m.sum() - 0.5 * err.mean()), M, asg))
+    if not hyps:
+        return None
+    hyps.sort(key=lambda h: -h[0])
+    best: tuple[int, float, np.ndarray, np.ndarray] | None = None
+    for _, M, asg in hyps[:25]:
+        H, asg = _refine(M, asg, P, Q, same, outer_mm)
+        m = asg >= 0
+        if m.sum() < 3:
+            continue
+        proj = _apply_h(H, P)
+        resid = float(np.sqrt(np.mean(np.sum((proj[m] - Q[asg[m]]) ** 2, axis=1))))
+        if best is None or (int(m.sum()), -resid) > (best[0], -best[1]):
+            best = (int(m.sum()), resid, H, asg)
     if best is None:
         return None
-    _, M, asg = best
+    n_in, resid, H, asg = best
+    return RouteMatch(H / H[2, 2], asg, resid, n_in)
+
+
+def _refine(M: np.ndarray, asg: np.ndarray, P: np.ndarray, Q: np.ndarray, same: np.ndarray,
+            outer_mm: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Grow a hypothesis: refit (affine from 3 matches, homography from 5) and re-match."""
     H = M
-    for _ in range(3):
+    for _ in range(4):
         m = asg >= 0
         if m.sum() >= 5:
             Hn, _ = cv2.findHomography(P[m], Q[asg[m]], 0)
@@ -476,15 +552,22 @@ def fit_route(rings: list[Ring], holds: list[RouteHold]) -> RouteMatch | None:
             if A is not None:
                 H = np.vstack([A, [0, 0, 1]])
         proj = _apply_h(H, P)
-        scale = np.sqrt(abs(np.linalg.det(H[:2, :2]))) / max(abs(H[2, 2]), 1e-9)
-        tol = np.maximum(0.9 * outer_mm * scale, 3.0)
-        asg = _assign(proj, same, Q, tol)
-    m = asg >= 0
-    if m.sum() < 3:
-        return None
-    proj = _apply_h(H, P)
-    resid = float(np.sqrt(np.mean(np.sum((proj[m] - Q[asg[m]]) ** 2, axis=1))))
-    return RouteMatch(H / H[2, 2], asg, resid, int(m.sum()))
+        J = _jacobian_scale(H, P)
+        tol = np.maximum(0.9 * outer_mm * J, 3.0)
+        new = _assign(proj, same, Q, tol)
+        if np.array_equal(new, asg):
+            break
+        asg = new
+    return H, asg
+
+
+def _jacobian_scale(H: np.ndarray, P: np.ndarray) -> np.ndarray:
+    """Local scale (px per mm, (N,)) of the map H at the route points P."""
+    eps = 1.0
+    a = _apply_h(H, P)
+    bx = _apply_h(H, P + [eps, 0])
+    by = _apply_h(H, P + [0, eps])
+    return np.sqrt(np.linalg.norm(bx - a, axis=1) * np.linalg.norm(by - a, axis=1)) / eps
 
 
 # --- the route observation --------------------------------------------------------------------
@@ -519,7 +602,7 @@ def observation_from_match(route_json: dict[str, Any], holds: list[RouteHold], r
     H = match.H_image_from_route
     P = np.array([[h.x_mm, h.y_mm] for h in holds])
     proj = _apply_h(H, P)
-    scale = math.sqrt(abs(np.linalg.det(H[:2, :2])))
+    scale = _jacobian_scale(H, P)
     centres, radii, conf, seen = [], [], [], []
     problems = []
     for k, h in enumerate(holds):
@@ -532,7 +615,7 @@ def observation_from_match(route_json: dict[str, Any], holds: list[RouteHold], r
             seen.append(True)
         else:
             centres.append(proj[k])
-            radii.append((h.radius_mm + RING_WIDTH_MM) * scale)
+            radii.append((h.radius_mm + RING_WIDTH_MM) * float(scale[k]))
             conf.append(0.3)
             seen.append(False)
             problems.append(f"hold {h.id} ({h.colour}) not seen: placed from the route file")
