@@ -1,0 +1,199 @@
+"""French and English texts of the dashboard: one table of message ids → (fr, en).
+
+Qt's own translation tooling (``lupdate``/``lrelease`` and ``.qm`` files) is not part of
+PySide6-Essentials, so the dashboard keeps its texts in this plain table instead. Widgets call
+:func:`tr` with a message id and ``str.format`` keywords; the language is chosen once at start
+(:func:`set_language`) from ``--lang`` or the system locale (French when it is French).
+"""
+
+from __future__ import annotations
+
+import locale
+import os
+
+__all__ = ["LANGUAGES", "MESSAGES", "default_language", "language", "set_language", "tr"]
+
+LANGUAGES: tuple[str, ...] = ("fr", "en")
+
+#: message id → (French, English). Keep ids stable: tests and widgets refer to them.
+MESSAGES: dict[str, tuple[str, str]] = {
+    # window and screens
+    "app.title": ("Arbitre — Grimpe!", "Arbitre — Grimpe!"),
+    "tab.game": ("Partie", "Game"),
+    "tab.live": ("Direct", "Live"),
+    "tab.review": ("Revoir", "Review"),
+    "tab.history": ("Historique", "History"),
+    "menu.file": ("&Fichier", "&File"),
+    "menu.open_video": ("Ouvrir une vidéo…", "Open a video…"),
+    "menu.open_camera": ("Caméra…", "Camera…"),
+    "menu.sample": ("Vidéo d'exemple", "Sample video"),
+    "menu.export_csv": ("Exporter la feuille de score (CSV)…", "Export score sheet (CSV)…"),
+    "menu.export_html": ("Exporter la feuille de score (HTML)…", "Export score sheet (HTML)…"),
+    "menu.quit": ("&Quitter", "&Quit"),
+    # game screen
+    "game.new": ("Nouvelle partie", "New game"),
+    "game.players": ("Joueurs (un par ligne, 1 à 6)", "Players (one per line, 1 to 6)"),
+    "game.solitaire": ("Solitaire", "Solitaire"),
+    "game.start": ("Commencer", "Start"),
+    "game.none": ("Aucune partie en cours. Entrez les joueurs et commencez.",
+                  "No game in progress. Enter the players and start."),
+    "game.phase.build": ("Construction de la voie", "Building the route"),
+    "game.phase.climb": ("Manche {round} sur {rounds}", "Round {round} of {rounds}"),
+    "game.phase.place": ("{player} place la carte suivante", "{player} places the next card"),
+    "game.phase.over": ("Partie terminée", "Game over"),
+    "game.turn": ("À {player} de jouer", "{player} to play"),
+    "game.holds": ("Prises : {holds} / {trigger}", "Holds: {holds} / {trigger}"),
+    "game.card": ("Carte", "Card"),
+    "game.rotation": ("Rotation", "Rotation"),
+    "game.slot": ("Emplacement", "Slot"),
+    "game.place": ("Poser la carte", "Place card"),
+    "game.legal_slots": ("Emplacements permis : {slots}", "Legal slots: {slots}"),
+    "game.record": ("Enregistrer l'essai", "Record attempt"),
+    "game.score": ("Score", "Score"),
+    "game.result": ("Résultat", "Result"),
+    "game.finish": ("Terminer la partie", "Finish game"),
+    "game.round_table": ("Tableau des manches", "Round table"),
+    "game.total": ("Total", "Total"),
+    "game.round_n": ("M{n}", "R{n}"),
+    "game.chart": ("Scores cumulés par manche", "Cumulative score by round"),
+    "game.winner": ("Vainqueur : {names}", "Winner: {names}"),
+    "game.winners": ("Vainqueurs ex æquo : {names}", "Shared win: {names}"),
+    "game.resumed": ("Partie n°{id} reprise", "Game #{id} resumed"),
+    "game.saved_route": ("Voie enregistrée : {path}", "Route saved: {path}"),
+    "game.save_route": ("Enregistrer la voie…", "Save route…"),
+    "game.load_route": ("Reconstruire une voie…", "Rebuild a route…"),
+    "game.illegal": ("Coup refusé : {reason}", "Move refused: {reason}"),
+    "game.route": ("Voie", "Route"),
+    "result.summit": ("sommet", "summit"),
+    "result.fault": ("faute", "fault"),
+    "result.incomplete": ("incomplet", "incomplete"),
+    # live screen
+    "live.source": ("Source", "Source"),
+    "live.camera": ("Caméra", "Camera"),
+    "live.file": ("Fichier", "File"),
+    "live.sample": ("Exemple", "Sample"),
+    "live.resolution": ("Résolution", "Resolution"),
+    "live.open": ("Ouvrir", "Open"),
+    "live.start_attempt": ("Démarrer l'essai (espace)", "Start attempt (space)"),
+    "live.stop_attempt": ("Arrêter l'essai (espace)", "Stop attempt (space)"),
+    "live.recording": ("● Enregistrement — {player}", "● Recording — {player}"),
+    "live.no_source": ("Aucune source vidéo. Choisissez une caméra, un fichier ou l'exemple.",
+                       "No video source. Choose a camera, a file or the sample."),
+    "live.fps": ("{fps:.1f} images/s · latence {latency_ms:.0f} ms · {dropped} perdues",
+                 "{fps:.1f} frames/s · latency {latency_ms:.0f} ms · {dropped} dropped"),
+    "live.camera_lost": ("Caméra {source} perdue : {reason}. Nouvelle tentative dans {s:.0f} s… "
+                         "La partie n'est pas touchée.",
+                         "Camera {source} lost: {reason}. Retrying in {s:.0f} s… "
+                         "The game is untouched."),
+    "live.camera_back": ("Caméra {source} reconnectée", "Camera {source} reconnected"),
+    "live.end_of_file": ("Fin de la vidéo {source}", "End of video {source}"),
+    "live.cannot_open": ("Impossible d'ouvrir {source} : {reason}", "Cannot open {source}: {reason}"),
+    "live.evidence": ("Preuves", "Evidence"),
+    "live.move": ("Mouvement en cours : {fingers} doigts → {points} pts",
+                  "Current move: {fingers} fingers → {points} pts"),
+    "live.verdict": ("Verdict : {result}, {score} pts", "Verdict: {result}, {score} pts"),
+    "live.fault": ("FAUTE {code} : {detail}", "FAULT {code}: {detail}"),
+    "live.hands_only": ("Arbitre vidéo absent (vision.pipeline) : mains seulement, pas de verdict "
+                        "automatique. Saisissez le verdict à la main.",
+                        "Video referee missing (vision.pipeline): hands only, no automatic "
+                        "verdict. Enter the verdict by hand."),
+    "live.referee_on": ("Arbitre vidéo actif", "Video referee active"),
+    "live.hands": ("{n} main(s) vue(s)", "{n} hand(s) seen"),
+    "live.worker_error": ("Erreur du lecteur vidéo : {error}", "Video reader error: {error}"),
+    "live.attempt_saved": ("Essai n°{id} enregistré : {result}, {score} pts",
+                           "Attempt #{id} saved: {result}, {score} pts"),
+    "live.no_player": ("Pas d'essai attendu : la partie n'est pas en manche.",
+                       "No attempt expected: the game is not in a round."),
+    # review screen
+    "review.open": ("Ouvrir un enregistrement…", "Open a recording…"),
+    "review.play": ("Lecture", "Play"),
+    "review.pause": ("Pause", "Pause"),
+    "review.step_back": ("◀ Image", "◀ Frame"),
+    "review.step": ("Image ▶", "Frame ▶"),
+    "review.next_event": ("Événement suivant ⏭", "Next event ⏭"),
+    "review.speed": ("Vitesse", "Speed"),
+    "review.frame": ("Image {i} / {n} · {t:.2f} s", "Frame {i} / {n} · {t:.2f} s"),
+    "review.nothing": ("Ouvrez un enregistrement (vidéo + fichier d'images) ou une vidéo.",
+                       "Open a recording (video + sidecar) or a video."),
+    "review.auto": ("Verdict automatique", "Automatic verdict"),
+    "review.final": ("Verdict retenu", "Final verdict"),
+    "review.overrides": ("Décisions de l'arbitre humain", "Referee's overrides"),
+    "review.cancel_fault": ("Annuler la faute", "Cancel the fault"),
+    "review.impose_fault": ("Imposer une faute", "Impose a fault"),
+    "review.set_fingers": ("Changer les doigts du mouvement", "Change the move's fingers"),
+    "review.move": ("Mouvement", "Move"),
+    "review.fingers": ("Doigts", "Fingers"),
+    "review.apply": ("Appliquer", "Apply"),
+    "review.clear": ("Tout annuler", "Clear all"),
+    "review.evidence_none": ("Pas de preuve à cette image.", "No evidence at this frame."),
+    "review.event": ("{t:.2f} s · {type} {finger} → {target}", "{t:.2f} s · {type} {finger} → {target}"),
+    "review.export_clip": ("Exporter le clip annoté…", "Export annotated clip…"),
+    "review.clip_saved": ("Clip enregistré : {path}", "Clip saved: {path}"),
+    "review.sidecar_missing": ("Pas de fichier d'images : recherche par numéro d'image.",
+                               "No sidecar: seeking by frame number."),
+    "review.attempt": ("Essai n°{id} · {player} · manche {round}",
+                       "Attempt #{id} · {player} · round {round}"),
+    # history
+    "history.refresh": ("Actualiser", "Refresh"),
+    "history.resume": ("Reprendre la partie", "Resume game"),
+    "history.review": ("Revoir l'essai", "Review attempt"),
+    "history.cols": ("N°|Date|Jeu|État|Joueurs|Résultat", "#|Date|Game|Status|Players|Result"),
+    "history.attempt_cols": ("N°|Manche|Joueur|Auto|Retenu|Points|Vidéo",
+                             "#|Round|Player|Auto|Final|Points|Video"),
+    "status.active": ("en cours", "active"),
+    "status.finished": ("terminée", "finished"),
+    "status.abandoned": ("abandonnée", "abandoned"),
+    # errors
+    "error.title": ("Erreur", "Error"),
+    "error.no_display": (
+        "Pas d'écran : ni DISPLAY ni WAYLAND_DISPLAY ne sont définis et QT_QPA_PLATFORM non plus. "
+        "Lancez depuis une session graphique, ou QT_QPA_PLATFORM=offscreen pour des captures, ou "
+        "`arbitre grimpe judge` pour juger dans le terminal.",
+        "No display: neither DISPLAY nor WAYLAND_DISPLAY is set, and QT_QPA_PLATFORM is not "
+        "either. Run from a desktop session, or set QT_QPA_PLATFORM=offscreen for screenshots, "
+        "or use `arbitre grimpe judge` to judge in the terminal.",
+    ),
+    "export.saved": ("Exporté : {path}", "Exported: {path}"),
+}
+
+_current = "en"
+
+
+def default_language(env: dict[str, str] | None = None) -> str:
+    """``"fr"`` when the system locale is French (LC_ALL, LC_MESSAGES, LANG, then Python's
+    locale), else ``"en"``."""
+    env = dict(os.environ) if env is None else env
+    for var in ("LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE"):
+        val = env.get(var)
+        if val:
+            return "fr" if val.lower().startswith("fr") else "en"
+    try:
+        loc = locale.getlocale()[0] or ""
+    except ValueError:
+        loc = ""
+    return "fr" if loc.lower().startswith("fr") else "en"
+
+
+def set_language(lang: str | None) -> str:
+    """Choose the language (``"fr"``/``"en"``; None = the system's); returns the one chosen."""
+    global _current
+    chosen = default_language() if lang is None else lang
+    if chosen not in LANGUAGES:
+        raise ValueError(f"language must be one of {LANGUAGES}, not {lang!r}")
+    _current = chosen
+    return chosen
+
+
+def language() -> str:
+    return _current
+
+
+def tr(msgid: str, **kwargs: object) -> str:
+    """The text of ``msgid`` in the current language, formatted with ``kwargs``.
+
+    An unknown id returns the id itself (visible in the window, caught by the i18n test)."""
+    pair = MESSAGES.get(msgid)
+    if pair is None:
+        return msgid
+    text = pair[0] if _current == "fr" else pair[1]
+    return text.format(**kwargs) if kwargs else text
