@@ -707,55 +707,73 @@ def _zones_from_help_cards(frame_bgr: np.ndarray, rings: list[Ring]
 
 
 class RouteDetector:
-    """Pipeline stage: finds the route on hand-free frames and keeps it.
+    """Pipeline stage: finds the route on the first frames and keeps it.
 
-    ``update(frame_bgr, frame_index, hand_present)`` returns the current
-    :class:`RouteObservation` (None until found). It tries up to ``max_tries`` hand-free frames
-    and keeps the one where the most route holds are seen; once every hold is seen (or the
-    tries are spent) the route is fixed and ``reference_bgr`` keeps that frame (the empty-route
-    reference for occlusion and card movement).
+    ``update(frame_bgr, frame_index, hand_mask)`` returns the current
+    :class:`RouteObservation` (None until found). The hand may be in view: its mask is left out,
+    and over a few tries (``max_tries``, one every ``spacing`` calls) the parts of the table the
+    hand uncovers complete an empty-route reference image (:attr:`reference_bgr`), on which the
+    rings are detected again. It stops when every hold of the route file is seen or the tries
+    are spent; holds never seen are placed from the route file and flagged.
     """
 
-    def __init__(self, route_json: dict[str, Any] | None = None, *, max_tries: int = 4) -> None:
+    def __init__(self, route_json: dict[str, Any] | None = None, *, max_tries: int = 5,
+                 spacing: int = 4) -> None:
         self.route_json = route_json
         self.holds = route_holds_from_json(route_json) if route_json else []
+        if route_json is not None and not self.holds:
+            raise RouteNotFound("the route file has no holds")
         if self.holds and any(not np.isfinite(h.x_mm) or not np.isfinite(h.y_mm) for h in self.holds):
             raise RouteNotFound("the route file's holds have no x_mm/y_mm positions: "
                                 "a route with geometry is needed to match holds in the video")
         self.max_tries = max_tries
+        self.spacing = max(1, spacing)
         self.observation: RouteObservation | None = None
         self.reference_bgr: np.ndarray | None = None
+        self.reference_valid: np.ndarray | None = None
         self.colour_model: ColourModel | None = None
         self.rings: list[Ring] = []
         self.tries = 0
         self.done = False
-        self._best_seen = -1
+        self._calls = 0
 
-    def update(self, frame_bgr: np.ndarray, frame_index: int, hand_present: bool
+    def update(self, frame_bgr: np.ndarray, frame_index: int, hand_mask: np.ndarray | None = None
                ) -> RouteObservation | None:
-        if self.done or hand_present:
-            if hand_present and self.observation is not None:
-                self.done = True
+        if self.done:
             return self.observation
+        self._calls += 1
+        if (self._calls - 1) % self.spacing:
+            return self.observation
+        free = np.ones(frame_bgr.shape[:2], bool) if hand_mask is None else ~hand_mask
+        if self.reference_bgr is None or self.reference_valid is None:
+            self.reference_bgr = frame_bgr.copy()
+            self.reference_valid = free.copy()
+        else:
+            fill = free & ~self.reference_valid
+            if not fill.any() and self.observation is not None:
+                self.tries += 1
+                self.done = self.tries >= self.max_tries
+                return self.observation
+            self.reference_bgr[fill] = frame_bgr[fill]
+            self.reference_valid |= free
         self.tries += 1
-        rings, model = detect_rings(frame_bgr)
+        exclude = None if self.reference_valid.all() else ~self.reference_valid
+        rings, model = detect_rings(self.reference_bgr, exclude_mask=exclude)
         obs: RouteObservation | None = None
         if self.route_json is not None:
             match = fit_route(rings, self.holds)
             if match is not None:
                 obs = observation_from_match(self.route_json, self.holds, rings, match, frame_index)
         elif len(rings) >= 2:
-            obs = route_from_rings(rings, frame_bgr, frame_index)
-        if obs is not None:
-            seen = int(obs.holds.detected.sum())
-            if seen > self._best_seen:
-                self._best_seen = seen
-                self.observation = obs
-                self.reference_bgr = frame_bgr.copy()
-                self.colour_model = model
-                self.rings = rings
-            if seen == len(obs.holds) and self.route_json is not None:
+            obs = route_from_rings(rings, self.reference_bgr, frame_index)
+        if obs is not None and (self.observation is None or obs.holds.detected.sum()
+                                >= self.observation.holds.detected.sum()):
+            self.observation = obs
+            self.colour_model = model
+            self.rings = rings
+        if self.observation is not None:
+            if self.route_json is None or self.observation.holds.detected.all():
                 self.done = True
-        if self.tries >= self.max_tries and self.observation is not None:
+        if self.tries >= self.max_tries:
             self.done = True
         return self.observation

@@ -1,0 +1,103 @@
+"""Drawing the referee's view: holds coloured by finger, zones, fingertips, contacts, the move
+counter and the fault banner. Every function returns a drawn copy and never changes its inputs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision.landmarks import FINGER_JOINTS, FINGERS, HAND_CONNECTIONS
+from vision.observations import FrameResult, RouteObservation
+
+__all__ = ["COLOUR_BGR", "FINGER_BGR", "annotate_frame", "draw_route"]
+
+#: Display colours of the ring colours (BGR).
+COLOUR_BGR: dict[str, tuple[int, int, int]] = {
+    "black": (40, 40, 40),
+    "blue": (230, 120, 20),
+    "green": (60, 190, 40),
+    "yellow": (30, 220, 250),
+    "red": (50, 40, 230),
+}
+_DEFAULT_MAP = {"black": "thumb", "blue": "index", "green": "middle", "yellow": "ring", "red": "little"}
+#: Display colour of each finger: the colour of the holds it may take (default map).
+FINGER_BGR: dict[str, tuple[int, int, int]] = {f: COLOUR_BGR[c] for c, f in _DEFAULT_MAP.items()}
+
+
+def _text(img: np.ndarray, s: str, org: tuple[int, int], scale: float, colour: tuple[int, int, int],
+          thick: int = 1) -> None:
+    cv2.putText(img, s, org, cv2.FONT_HERSHEY_SIMPLEX, scale, (0, 0, 0), thick + 2, cv2.LINE_AA)
+    cv2.putText(img, s, org, cv2.FONT_HERSHEY_SIMPLEX, scale, colour, thick, cv2.LINE_AA)
+
+
+def draw_route(img: np.ndarray, route: RouteObservation, colour_map: Any = None,
+               occupied: dict[str, str] | None = None, burned: set[str] | None = None) -> None:
+    """Draw zones and holds in place on ``img`` (holds: ring in its colour, id and finger;
+    dashed look = not seen (placed from the route file), red cross = low confidence)."""
+    mapping = dict(colour_map.mapping) if colour_map is not None else _DEFAULT_MAP
+    scale = max(0.35, img.shape[0] / 1200)
+    for name in ("start", "finish"):
+        poly = route.zone_px(name)
+        if poly is not None:
+            pts = np.round(poly).astype(np.int32)
+            cv2.polylines(img, [pts], True, (255, 255, 255), 1, cv2.LINE_AA)
+            _text(img, name, tuple(pts.min(0) + [3, 12]), scale, (255, 255, 255))
+    H = route.holds
+    for i, (hid, colour) in enumerate(zip(H.ids, H.colours)):
+        c = tuple(int(v) for v in np.round(H.centres_px[i]))
+        r = max(3, int(round(float(H.radii_px[i]))))
+        col = COLOUR_BGR.get(colour, (255, 255, 255))
+        thick = 2 if H.detected[i] else 1
+        cv2.circle(img, c, r + 2, col, thick, cv2.LINE_AA)
+        if burned and hid in burned:
+            cv2.line(img, (c[0] - r, c[1] - r), (c[0] + r, c[1] + r), (90, 90, 90), 2, cv2.LINE_AA)
+        if occupied and hid in occupied:
+            cv2.circle(img, c, r + 5, (255, 255, 255), 2, cv2.LINE_AA)
+        if H.confidence[i] < 0.5:
+            cv2.drawMarker(img, c, (0, 0, 255), cv2.MARKER_TILTED_CROSS, r, 1)
+        _text(img, f"{hid} {mapping.get(colour, '?')[:2]}", (c[0] + r + 3, c[1] + 4), scale, col)
+
+
+def annotate_frame(frame_bgr: np.ndarray, result: FrameResult, colour_map: Any = None) -> np.ndarray:
+    """A drawn copy of ``frame_bgr`` for one :class:`FrameResult` (never modified)."""
+    img = np.array(frame_bgr, copy=True)
+    verdict = result.verdict or {}
+    down = {t: f for f, t in zip(FINGERS, result.contacts.targets) if t is not None}
+    if result.route is not None:
+        draw_route(img, result.route, colour_map, occupied=down)
+    lm = result.landmarks_px
+    if lm is not None:
+        pts = np.round(lm).astype(int)
+        for a, b in HAND_CONNECTIONS:
+            cv2.line(img, tuple(pts[a]), tuple(pts[b]), (220, 220, 220), 1, cv2.LINE_AA)
+        for k, f in enumerate(FINGERS):
+            tip = tuple(pts[FINGER_JOINTS[f].tip])
+            col = FINGER_BGR[f]
+            target = result.contacts.targets[k]
+            cv2.circle(img, tip, 5 if target else 3, col, -1 if target else 1, cv2.LINE_AA)
+            if target:
+                cp = tuple(int(v) for v in np.round(result.contacts.contact_px[k]))
+                cv2.line(img, tip, cp, col, 1, cv2.LINE_AA)
+                cv2.circle(img, cp, 3, (255, 255, 255), -1, cv2.LINE_AA)
+    scale = max(0.45, img.shape[0] / 900)
+    h = img.shape[0]
+    moves = verdict.get("moves", [])
+    line = f"t {result.t_s:5.2f}s  frame {result.frame_index}  moves {len(moves)}  " \
+           f"fingers {result.move_fingers}  points {result.points}"
+    _text(img, line, (8, int(22 * scale / 0.6)), scale, (255, 255, 255))
+    fingers = "  ".join(f"{f}:{t}" for f, t in zip(FINGERS, result.contacts.targets) if t)
+    if fingers:
+        _text(img, fingers, (8, int(44 * scale / 0.6)), scale * 0.9, (200, 255, 200))
+    if verdict.get("result") == "fault" and verdict.get("fault"):
+        f = verdict["fault"]
+        cv2.rectangle(img, (0, h - int(40 * scale / 0.6)), (img.shape[1], h), (0, 0, 160), -1)
+        _text(img, f"FAULT {f.get('code')} at {float(f.get('t', 0)):.2f}s", (8, h - int(12 * scale / 0.6)),
+              scale * 1.1, (255, 255, 255), 2)
+    elif verdict.get("result") == "summit":
+        cv2.rectangle(img, (0, h - int(40 * scale / 0.6)), (img.shape[1], h), (0, 130, 0), -1)
+        _text(img, f"SUMMIT  score {verdict.get('score')}", (8, h - int(12 * scale / 0.6)), scale * 1.1,
+              (255, 255, 255), 2)
+    return img

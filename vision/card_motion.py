@@ -1,0 +1,113 @@
+"""Card movement: a card of the route that shifts or turns during the attempt → ``card_moved``.
+
+Each card (its image quadrilateral from the route map; without a route file, each hold's
+ring) keeps a grey patch of the empty-route reference. Every few frames, for the cards the hand
+does not cover, the patch is searched for around its place (normalised cross-correlation): a
+shift beyond a few pixels, or a patch that no longer matches (a turn), seen on two checks in a
+row, is a movement. Each card is reported once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision.observations import RouteObservation
+
+__all__ = ["CardMotionDetector", "CardPatch"]
+
+
+@dataclass
+class CardPatch:
+    """Reference patch of one card: ``box`` (x0, y0, x1, y1) in the image, grey float32 patch."""
+
+    card: int | None
+    label: str
+    box: tuple[int, int, int, int]
+    patch: np.ndarray
+    strikes: int = 0
+    reported: bool = False
+
+
+class CardMotionDetector:
+    """Pipeline stage: ``update(frame_bgr, t_s, frame_index, hand_mask)`` → new ``card_moved``
+    events (judge format with ``frame`` and ``confidence``).
+
+    Args:
+        reference_bgr: the empty-route frame the route was detected on.
+        route: the route observation (cards' quadrilaterals, or holds without a route file).
+        every: check every ``every``-th call (the check costs ~1 ms per card).
+        shift_px: shift (pixels) that counts as a movement; default: 4 % of a card's size.
+    """
+
+    def __init__(self, reference_bgr: np.ndarray, route: RouteObservation, *, every: int = 4,
+                 shift_px: float | None = None, min_score: float = 0.6) -> None:
+        grey = cv2.cvtColor(reference_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
+        h, w = grey.shape
+        self.every = max(1, int(every))
+        self.min_score = min_score
+        self.patches: list[CardPatch] = []
+        self._calls = 0
+        if route.cards:
+            items = [(num, f"card {num}", quad) for num, quad in route.cards.items()]
+            sizes = [float(np.linalg.norm(q[0] - q[2])) / np.sqrt(2) for _, _, q in items]
+            shrink = 0.12
+        else:
+            items = []
+            for hid, c, r in zip(route.holds.ids, route.holds.centres_px, route.holds.radii_px):
+                s = 1.6 * float(r)
+                quad = np.array([[c[0] - s, c[1] - s], [c[0] + s, c[1] - s], [c[0] + s, c[1] + s],
+                                 [c[0] - s, c[1] + s]])
+                items.append((None, f"hold {hid}", quad))
+            sizes = [2 * 1.6 * float(r) for r in route.holds.radii_px]
+            shrink = 0.0
+        size = float(np.median(sizes)) if sizes else 40.0
+        self.shift_px = shift_px if shift_px is not None else max(2.5, 0.04 * size)
+        self.search_px = int(np.ceil(max(6.0, 0.25 * size)))
+        for (num, label, quad), s in zip(items, sizes):
+            x0, y0 = np.floor(quad.min(0) + shrink * s).astype(int)
+            x1, y1 = np.ceil(quad.max(0) - shrink * s).astype(int)
+            x0, y0 = max(0, x0), max(0, y0)
+            x1, y1 = min(w, x1), min(h, y1)
+            if x1 - x0 < 8 or y1 - y0 < 8:
+                continue
+            self.patches.append(CardPatch(num, label, (x0, y0, x1, y1), grey[y0:y1, x0:x1].copy()))
+
+    def update(self, frame_bgr: np.ndarray, t_s: float, frame_index: int,
+               hand_mask: np.ndarray | None) -> list[dict[str, Any]]:
+        self._calls += 1
+        if self._calls % self.every:
+            return []
+        grey = cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
+        h, w = grey.shape
+        events: list[dict[str, Any]] = []
+        m = self.search_px
+        for cp in self.patches:
+            if cp.reported:
+                continue
+            x0, y0, x1, y1 = cp.box
+            sx0, sy0, sx1, sy1 = max(0, x0 - m), max(0, y0 - m), min(w, x1 + m), min(h, y1 + m)
+            if hand_mask is not None and hand_mask[sy0:sy1, sx0:sx1].any():
+                continue  # the hand is over it (or its shadow may be): no verdict now
+            region = grey[sy0:sy1, sx0:sx1]
+            if region.shape[0] < cp.patch.shape[0] or region.shape[1] < cp.patch.shape[1]:
+                continue
+            res = cv2.matchTemplate(region, cp.patch, cv2.TM_CCOEFF_NORMED)
+            _, score, _, loc = cv2.minMaxLoc(res)
+            dx, dy = loc[0] + sx0 - x0, loc[1] + sy0 - y0
+            shift = float(np.hypot(dx, dy))
+            moved = shift > self.shift_px or score < self.min_score
+            cp.strikes = cp.strikes + 1 if moved else 0
+            if cp.strikes >= 2:
+                cp.reported = True
+                conf = float(np.clip(max(shift / (2 * self.shift_px), (1 - score) / 0.5), 0.5, 1.0))
+                ev: dict[str, Any] = {"t": round(float(t_s), 4), "type": "card_moved",
+                                      "frame": int(frame_index), "confidence": round(conf, 3),
+                                      "shift_px": round(shift, 1), "match": round(float(score), 3)}
+                if cp.card is not None:
+                    ev["card"] = cp.card
+                events.append(ev)
+        return events

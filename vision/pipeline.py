@@ -1,0 +1,337 @@
+"""The Grimpe referee on video: frames in, judge events and the verdict out.
+
+:class:`GrimpeReferee` chains the stages (each a small object with ``update``):
+
+1. :class:`vision.route_detect.RouteDetector` finds the route on the first frames (the hand
+   masked out), matched to the route file's hold ids when one is given;
+2. :class:`vision.hands.HandTracker` (MediaPipe) finds the hands; the climbing hand is chosen
+   (the one reaching the start zone, then followed by position) and its landmarks smoothed with
+   a One-Euro filter (:mod:`vision.filters`); the other hand is watched;
+3. :class:`vision.contact.ContactDetector` turns fingers into ``down``/``up`` events (with
+   :class:`vision.contact.OcclusionMeter` telling whether a hold is covered);
+4. :class:`vision.card_motion.CardMotionDetector` reports ``card_moved``;
+5. :class:`games.grimpe.climb.ClimbJudge` judges the events as they are confirmed.
+
+Frames may be processed one in ``stride`` (MediaPipe costs ~30 ms a frame on 2 cores; at
+30 frames/s every second frame keeps contact timing within 1/15 s and judging faster than real
+time). Events are dated to the frame that started them, so they are released to the judge in
+time order after a short delay (:attr:`GrimpeReferee.delay_s`).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision.card_motion import CardMotionDetector
+from vision.contact import ContactDetector, ContactParams, OcclusionMeter, finger_targets, palm_size_px
+from vision.filters import OneEuroFilter
+from vision.landmarks import FINGER_JOINTS, FINGERS
+from vision.observations import ContactObservation, FrameResult, RouteObservation
+from vision.route_detect import RouteDetector, RouteNotFound
+
+__all__ = ["GrimpeReferee", "RouteNotFound", "hand_mask", "load_route_json"]
+
+
+def load_route_json(route: Any) -> dict[str, Any] | None:
+    """A ROUTE.json object from a path, a JSON dict, or a :class:`games.grimpe.route.Route`."""
+    if route is None:
+        return None
+    if isinstance(route, dict):
+        return route
+    if hasattr(route, "to_json"):
+        return route.to_json()
+    p = Path(route)
+    return json.loads(p.read_text(encoding="utf-8"))
+
+
+def hand_mask(shape_hw: tuple[int, int], lm: np.ndarray, grow: float = 0.35) -> np.ndarray:
+    """(H, W) bool mask of a hand and its forearm (landmarks' hull grown by ``grow`` palm sizes,
+    plus a band from the wrist away from the fingers to the image edge), shadow included."""
+    h, w = shape_hw
+    palm = palm_size_px(lm)
+    m = np.zeros((h, w), np.uint8)
+    hull = cv2.convexHull(np.round(lm).astype(np.int32))
+    cv2.fillConvexPoly(m, hull, 1)
+    d = lm[0] - lm[9]
+    d = d / max(float(np.linalg.norm(d)), 1e-6)
+    far = lm[0] + d * (w + h)
+    cv2.line(m, tuple(int(v) for v in np.round(lm[0])), tuple(int(v) for v in np.round(far)), 1,
+             max(1, int(0.9 * palm)))
+    k = max(3, int(2 * grow * palm) | 1)
+    m = cv2.dilate(m, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    return m.astype(bool)
+
+
+class GrimpeReferee:
+    """Judge one Grimpe! attempt from video frames.
+
+    Args:
+        route: ROUTE.json (path, dict or :class:`games.grimpe.route.Route`); None to name the
+            holds from detection (``h1``…) and guess the zones from the Départ/Arrivée cards.
+        calibration: a :class:`calibration.file.Calibration` (or a path to one); when it has a
+            table plane, hold centres are also reported in table mm (:attr:`holds_mm`).
+        fps: the video's frame rate (used to choose ``stride``).
+        stride: process one frame in ``stride`` with MediaPipe (default: 1 below 20 frames/s,
+            else about 15 processed frames per second).
+        tracker: a :class:`vision.hands.HandTracker`-like object (default: a new one).
+        colour_map: a :class:`games.grimpe.cards.ColourMap` for the judge (default rulebook).
+        params: contact tuning (:class:`vision.contact.ContactParams`).
+
+    ``update(frame_bgr, t_s, frame_index)`` → :class:`vision.observations.FrameResult`;
+    ``annotate(frame_bgr, result)`` → a drawn copy; ``finish()`` → the verdict dict
+    (``arbitre grimpe judge --json`` format, plus ``events`` and ``route`` evidence).
+    """
+
+    delay_s = 0.6
+
+    def __init__(self, route: Any = None, calibration: Any = None, fps: float = 30.0, *,
+                 stride: int | None = None, tracker: Any = None, colour_map: Any = None,
+                 params: ContactParams | None = None) -> None:
+        from games.grimpe.climb import ClimbJudge
+
+        self.route_json = load_route_json(route)
+        self.calibration = self._load_calibration(calibration)
+        self.fps = float(fps) if fps and fps > 0 else 30.0
+        self.stride = int(stride) if stride else (1 if self.fps < 20 else max(1, round(self.fps / 15)))
+        if tracker is None:
+            from vision.hands import HandTracker
+
+            tracker = HandTracker(max_num_hands=2)
+        self.tracker = tracker
+        self.route_detector = RouteDetector(self.route_json)
+        self.contacts = ContactDetector(params)
+        self.colour_map = colour_map
+        self._ClimbJudge = ClimbJudge
+        self.judge: Any = None
+        self.occlusion: OcclusionMeter | None = None
+        self.card_motion: CardMotionDetector | None = None
+        self.filter = OneEuroFilter(min_cutoff_hz=2.0, beta=0.02)
+        self.climbing_hand: str | None = None
+        self._climb_wrist: np.ndarray | None = None
+        self._lm: np.ndarray | None = None
+        self._hands: Any = None
+        self._last: FrameResult | None = None
+        self._pending: list[dict[str, Any]] = []
+        self.events: list[dict[str, Any]] = []
+        self._other_since: tuple[float, int] | None = None
+        self._other_reported = False
+        self._frames_seen = 0
+        self._frames_processed = 0
+        self._hand_frames = 0
+        self._route_frames: list[tuple[int, float]] = []
+        self._t_last = 0.0
+        self._frame_last = 0
+        self.holds_mm: np.ndarray | None = None
+
+    # --- helpers ----------------------------------------------------------------------------
+    @staticmethod
+    def _load_calibration(cal: Any) -> Any:
+        if cal is None or hasattr(cal, "image_to_table_mm"):
+            return cal
+        from calibration.file import load_calibration
+
+        return load_calibration(cal)
+
+    @property
+    def route(self) -> RouteObservation | None:
+        return self.route_detector.observation
+
+    def wants_frame(self, frame_index: int) -> bool:
+        """True if :meth:`update` will look at this frame (others may be skipped undecoded).
+        The first frames are always wanted while the route is being found."""
+        return frame_index % self.stride == 0 or not self.route_detector.done
+
+    def _judge_route(self) -> Any:
+        if self.route_json is not None:
+            return self.route_json
+        obs = self.route
+        assert obs is not None
+        return {"holds": [{"id": i, "colour": c} for i, c in zip(obs.holds.ids, obs.holds.colours)]}
+
+    def _choose_hand(self, hands: Any, route: RouteObservation | None) -> Any:
+        if not hands.hands:
+            return None
+        if self._climb_wrist is not None:
+            best = min(hands.hands, key=lambda h: float(np.linalg.norm(h.landmarks_px[0] - self._climb_wrist)))
+            if np.linalg.norm(best.landmarks_px[0] - self._climb_wrist) < 1.5 * palm_size_px(best.landmarks_px):
+                return best
+            if len(hands.hands) == 1 and self.climbing_hand == best.handedness:
+                return best
+            return None
+        if len(hands.hands) == 1 or route is None or route.start_zone_px is None:
+            return max(hands.hands, key=lambda h: h.score)
+        zc = route.start_zone_px.mean(0)
+        return min(hands.hands, key=lambda h: float(np.min(np.linalg.norm(
+            h.landmarks_px[[4, 8, 12, 16, 20]] - zc, axis=1))))
+
+    # --- the stage chain ------------------------------------------------------------------
+    def update(self, frame_bgr: np.ndarray, t_s: float, frame_index: int) -> FrameResult:
+        """Process one frame (or repeat the last state if this frame is skipped)."""
+        frame = np.asarray(frame_bgr)
+        if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
+            raise ValueError(f"frame_bgr must be uint8 (H, W, 3), got {frame.dtype} {frame.shape}")
+        self._frames_seen += 1
+        self._t_last, self._frame_last = float(t_s), int(frame_index)
+        if not self.wants_frame(frame_index) and self._last is not None:
+            return self._repeat(t_s, frame_index)
+        self._frames_processed += 1
+        hands = self.tracker.update(frame, t_s)
+        self._hands = hands
+        route = self.route
+        climber = self._choose_hand(hands, route)
+        if climber is not None:
+            self._hand_frames += 1
+        masks = [hand_mask(frame.shape[:2], h.landmarks_px) for h in hands.hands]
+        any_mask = np.logical_or.reduce(masks) if masks else None
+
+        if not self.route_detector.done:
+            self.route_detector.update(frame, frame_index, any_mask)
+            route = self.route
+        if route is not None and self.judge is None:
+            self.judge = self._ClimbJudge(self._judge_route(), self.colour_map)
+        if route is not None and self.route_detector.done and self.occlusion is None:
+            self._start_route(route)
+        new: list[dict[str, Any]] = []
+        lm = None
+        if climber is not None:
+            if self.climbing_hand is None:
+                self.climbing_hand = climber.handedness
+            self._climb_wrist = climber.landmarks_px[0].copy()
+            lm = self.filter.update(climber.landmarks_px, t_s).astype(np.float32)
+        else:
+            self.filter.reset()
+        self._lm = lm
+        contacts = ContactObservation.none()
+        if route is not None:
+            occ = self.occlusion.measure(frame) if self.occlusion is not None else None
+            contacts, ev = self.contacts.update(lm, t_s, frame_index, route, occ)
+            new += ev
+            new += self._watch_other_hand(hands, climber, route, t_s, frame_index)
+            if self.card_motion is not None:
+                new += self.card_motion.update(frame, t_s, frame_index, any_mask)
+        released = self._queue(new, t_s)
+        verdict = self._verdict_dict()
+        status = self.judge.status() if self.judge is not None else {}
+        res = FrameResult(frame_index, float(t_s), True, hands, self.climbing_hand, lm, route, contacts,
+                          released, verdict, len(status.get("down", {})) if status else 0,
+                          int(status.get("points_so_far", 0)) if status else 0)
+        self._last = res
+        return res
+
+    def _repeat(self, t_s: float, frame_index: int) -> FrameResult:
+        last = self._last
+        assert last is not None
+        released = self._queue([], t_s)
+        return FrameResult(frame_index, float(t_s), False, None, last.climbing_hand, last.landmarks_px,
+                           last.route, last.contacts, released, self._verdict_dict(),
+                           last.move_fingers, last.points)
+
+    def _start_route(self, route: RouteObservation) -> None:
+        ref = self.route_detector.reference_bgr
+        assert ref is not None
+        self.occlusion = OcclusionMeter(ref, route)
+        self.card_motion = CardMotionDetector(ref, route)
+        if self.calibration is not None and getattr(self.calibration, "table", None) is not None:
+            self.holds_mm = np.asarray(self.calibration.image_to_table_mm(route.holds.centres_px))
+
+    def _watch_other_hand(self, hands: Any, climber: Any, route: RouteObservation, t_s: float,
+                          frame_index: int) -> list[dict[str, Any]]:
+        if self._other_reported:
+            return []
+        others = [h for h in hands.hands if h is not climber]
+        touching = False
+        for h in others:
+            if climber is not None and np.linalg.norm(h.landmarks_px[0] - climber.landmarks_px[0]) < 0.5 * palm_size_px(h.landmarks_px):
+                continue  # a duplicate detection of the climbing hand
+            targets, scores, pts = finger_targets(h.landmarks_px, route, self.contacts.p)
+            if any(t is not None and s >= 0.5 for t, s in zip(targets, scores)):
+                touching = True
+            for quad in route.cards.values():
+                for f in FINGERS:
+                    tip = h.landmarks_px[FINGER_JOINTS[f].tip]
+                    if cv2.pointPolygonTest(quad.astype(np.float32), (float(tip[0]), float(tip[1])), False) >= 0:
+                        touching = True
+        if not touching:
+            self._other_since = None
+            return []
+        if self._other_since is None:
+            self._other_since = (t_s, frame_index)
+        t0, f0 = self._other_since
+        if t_s - t0 >= 0.25:
+            self._other_reported = True
+            return [{"t": round(t0, 4), "type": "other_hand", "frame": f0, "confidence": 0.8}]
+        return []
+
+    def _queue(self, new: list[dict[str, Any]], t_s: float, flush: bool = False) -> list[dict[str, Any]]:
+        """Hold events for :attr:`delay_s` (a down is dated back to its first frame), then feed
+        them to the judge in time order."""
+        self._pending.extend(new)
+        self._pending.sort(key=lambda e: (e["t"], 0 if e["type"] == "up" else 1))
+        out = []
+        while self._pending and (flush or self._pending[0]["t"] <= t_s - self.delay_s):
+            ev = self._pending.pop(0)
+            if self.events and ev["t"] < self.events[-1]["t"]:
+                ev = dict(ev, t=self.events[-1]["t"])
+            self.events.append(ev)
+            out.append(ev)
+            if self.judge is not None:
+                judge_ev = {k: v for k, v in ev.items()}
+                if judge_ev["type"] == "down" and judge_ev.get("target") == "off":
+                    judge_ev["target"] = "none"
+                self.judge.feed(judge_ev)
+        return out
+
+    def _verdict_dict(self) -> dict[str, Any]:
+        if self.judge is None:
+            return {"result": "incomplete", "score": 0, "moves": [], "fault": None, "warnings": [],
+                    "t_summit": None}
+        return self.judge.verdict().to_json()
+
+    # --- outputs --------------------------------------------------------------------------
+    def annotate(self, frame_bgr: np.ndarray, result: FrameResult) -> np.ndarray:
+        """A copy of the frame with holds, zones, the hand, contacts, move counter and any
+        fault drawn (see :mod:`vision.annotate`). ``result`` is not changed."""
+        from vision.annotate import annotate_frame
+
+        return annotate_frame(frame_bgr, result, self.colour_map)
+
+    def finish(self) -> dict[str, Any]:
+        """Flush the pending events and return the verdict with its evidence: the judge's JSON
+        (``result``, ``score``, ``moves``, ``fault``, ``warnings``) plus ``events`` (with frame
+        and confidence), ``fault_frame``, ``route`` (holds seen, flagged, problems) and
+        ``frames`` (seen, processed, with a hand)."""
+        self._queue([], self._t_last, flush=True)
+        v = self._verdict_dict()
+        route = self.route
+        if v.get("fault") and isinstance(v["fault"].get("event"), dict):
+            ev = v["fault"]["event"]
+            v["fault"]["frame"] = ev.get("frame")
+        v["events"] = list(self.events)
+        v["frames"] = {"seen": self._frames_seen, "processed": self._frames_processed,
+                       "with_hand": self._hand_frames, "stride": self.stride}
+        if route is not None:
+            v["route"] = {
+                "holds": [
+                    {"id": i, "colour": c, "x_px": round(float(p[0]), 2), "y_px": round(float(p[1]), 2),
+                     "radius_px": round(float(r), 2), "confidence": round(float(cf), 3), "seen": bool(s)}
+                    for i, c, p, r, cf, s in zip(route.holds.ids, route.holds.colours, route.holds.centres_px,
+                                                 route.holds.radii_px, route.holds.confidence,
+                                                 route.holds.detected)],
+                "low_confidence": list(route.holds.low_confidence),
+                "problems": list(route.problems),
+                "frame": route.frame_index,
+            }
+            if self.holds_mm is not None:
+                for h, mm in zip(v["route"]["holds"], self.holds_mm):
+                    h["x_mm"], h["y_mm"] = round(float(mm[0]), 2), round(float(mm[1]), 2)
+        return v
+
+    def close(self) -> None:
+        close = getattr(self.tracker, "close", None)
+        if close is not None:
+            close()
