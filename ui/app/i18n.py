@@ -34,6 +34,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "game.new": ("Nouvelle partie", "New game"),
     "game.players": ("Joueurs (un par ligne, 1 à 6)", "Players (one per line, 1 to 6)"),
     "game.solitaire": ("Solitaire", "Solitaire"),
+    "game.rounds": ("Manches", "Rounds"),
+    "game.fault_code": ("Faute", "Fault"),
     "game.start": ("Commencer", "Start"),
     "game.none": ("Aucune partie en cours. Entrez les joueurs et commencez.",
                   "No game in progress. Enter the players and start."),

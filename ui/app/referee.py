@@ -97,14 +97,25 @@ class LiveReferee:
 
     def _start(self) -> None:
         if self.judging:
+            from vision.hands import HandTracker
             from vision.pipeline import GrimpeReferee  # type: ignore[import-not-found]
 
-            self._ref = GrimpeReferee(route=self.route, calibration=self.calibration, fps=self.fps)
+            self._close_ref()
+            tracker = HandTracker(max_num_hands=2, model_complexity=self._model_complexity)
+            self._ref = GrimpeReferee(route=self.route, calibration=self.calibration, fps=self.fps,
+                                      tracker=tracker)
         else:
             from vision.hands import HandTracker
 
             if self._tracker is None:
                 self._tracker = HandTracker(model_complexity=self._model_complexity)
+
+    def _close_ref(self) -> None:
+        if self._ref is not None:
+            close = getattr(self._ref, "close", None)
+            if close is not None:
+                close()
+            self._ref = None
 
     def begin_attempt(self, route: dict[str, Any] | None = None, *, keep: bool = False) -> None:
         """A new attempt: a fresh judge (``keep=True`` keeps the one that saw the start)."""
@@ -184,6 +195,7 @@ class LiveReferee:
         return out
 
     def close(self) -> None:
+        self._close_ref()
         if self._tracker is not None:
             self._tracker.close()
             self._tracker = None

@@ -238,6 +238,8 @@ class VideoWorker(QObject):
                 self._begin_attempt({"auto": True, **self._meta_for_auto()}, _SizeOnly(frame, self._source_fps), keep=True)
             elif action == "stop":
                 self._finish_attempt("automatic stop")
+            elif self._recorder is None and (rf.verdict or {}).get("result") in ("summit", "fault"):
+                self._referee.reset()  # junk seen between attempts: watch afresh for a start
         if self._recorder is not None:
             rec = {"t_s": round(frame.t_s, 4), "wall_s": round(time.time(), 3),
                    **rf.sidecar_record()}

@@ -1,0 +1,280 @@
+"""A recording opened for review (plain Python + OpenCV, no Qt).
+
+:class:`Recording` joins the video, its sidecar (per-frame times, landmarks, contacts), the
+judge-format events and the verdict; it gives the timeline's markers (moves, fault, events),
+maps times to frames by the sidecar's timestamps, and finds the evidence at a frame.
+:class:`FrameReader` decodes the frame at any index: sequential reads when stepping forward,
+a seek (checked against the expected position, with a sequential fallback) otherwise.
+"""
+
+from __future__ import annotations
+
+import bisect
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ui.app.recording import Sidecar, read_sidecar
+
+__all__ = ["FrameReader", "Marker", "Recording", "open_recording"]
+
+
+@dataclass(frozen=True)
+class Marker:
+    """A point on the timeline: ``kind`` is ``move``, ``fault`` or ``event``."""
+
+    t_s: float
+    frame: int
+    kind: str
+    label: str
+
+
+class FrameReader:
+    """Random access to a video's frames by index."""
+
+    def __init__(self, path: str | Path) -> None:
+        import cv2
+
+        self.path = str(path)
+        self._cap = cv2.VideoCapture(self.path)
+        if not self._cap.isOpened():
+            raise ValueError(f"{path}: cannot be opened as a video")
+        fps = float(self._cap.get(cv2.CAP_PROP_FPS) or 0.0)
+        self.fps = fps if 1.0 <= fps <= 240.0 else 30.0
+        self._next = 0
+        self._count: int | None = None
+
+    def count(self) -> int:
+        """Frames that really decode (counted once by reading; containers may announce wrong
+        counts, and a crashed recording has none)."""
+        if self._count is None:
+            import cv2
+
+            cap = cv2.VideoCapture(self.path)
+            n = 0
+            while cap.grab():
+                n += 1
+            cap.release()
+            self._count = n
+        return self._count
+
+    def read(self, index: int) -> np.ndarray | None:
+        import cv2
+
+        if index < 0:
+            return None
+        if index != self._next:
+            if index > self._next and index - self._next < 30:
+                while self._next < index:
+                    if not self._cap.grab():
+                        return None
+                    self._next += 1
+            else:
+                self._cap.set(cv2.CAP_PROP_POS_FRAMES, index)
+                pos = int(self._cap.get(cv2.CAP_PROP_POS_FRAMES))
+                if pos != index:  # seek not exact: read from the start
+                    self._cap.release()
+                    self._cap = cv2.VideoCapture(self.path)
+                    for _ in range(index):
+                        self._cap.grab()
+                self._next = index
+        ok, img = self._cap.read()
+        if not ok:
+            return None
+        self._next = index + 1
+        return img
+
+    def close(self) -> None:
+        self._cap.release()
+
+
+@dataclass
+class Recording:
+    """Everything known about one recorded (or judged-on-the-fly) attempt."""
+
+    video_path: Path | None
+    sidecar: Sidecar | None
+    events: list[dict[str, Any]]
+    verdict: dict[str, Any] | None
+    route: dict[str, Any] | None = None
+    events_path: Path | None = None
+    attempt_id: int | None = None
+    times_s: list[float] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def frame_count(self) -> int:
+        return len(self.times_s)
+
+    def frame_at(self, t_s: float) -> int:
+        """The last frame shown at time ``t_s`` (sidecar clock)."""
+        if not self.times_s:
+            return 0
+        i = bisect.bisect_right(self.times_s, t_s + 1e-6) - 1
+        return max(0, min(i, len(self.times_s) - 1))
+
+    def time_of(self, frame: int) -> float:
+        return self.times_s[frame] if 0 <= frame < len(self.times_s) else 0.0
+
+    def markers(self, verdict: dict[str, Any] | None = None) -> list[Marker]:
+        """Moves (at their end), the fault, and every down/other event, in time order."""
+        v = verdict if verdict is not None else self.verdict
+        out: list[Marker] = []
+        for e in self.events:
+            if e.get("type") == "up":
+                continue
+            label = f"{e.get('type')} {e.get('finger') or ''} {e.get('target') or e.get('card') or ''}"
+            out.append(Marker(float(e["t"]), self.frame_at(float(e["t"])), "event", label.strip()))
+        if v:
+            for i, m in enumerate(v.get("moves", [])):
+                t = float(m.get("t_end", 0.0))
+                out.append(Marker(t, self.frame_at(t), "move",
+                                  f"move {i + 1}: {m.get('fingers')} fingers, {m.get('points')} pts"))
+            f = v.get("fault")
+            if f:
+                t = float(f.get("t", 0.0))
+                out.append(Marker(t, self.frame_at(t), "fault", f"{f.get('code')}: {f.get('detail', '')}"))
+        return sorted(out, key=lambda m: (m.t_s, m.kind))
+
+    def next_marker_frame(self, frame: int, verdict: dict[str, Any] | None = None) -> int | None:
+        for m in self.markers(verdict):
+            if m.frame > frame:
+                return m.frame
+        return None
+
+    def evidence_at(self, frame: int) -> dict[str, Any]:
+        """The sidecar's record of ``frame`` (hands, contacts, detections) and the events
+        within half a frame of it."""
+        rec: dict[str, Any] = {}
+        if self.sidecar is not None and 0 <= frame < len(self.sidecar.frames):
+            rec = dict(self.sidecar.frames[frame])
+        t = self.time_of(frame)
+        fps = float((self.sidecar.header if self.sidecar else {}).get("fps", 30.0) or 30.0)
+        rec["events_here"] = [e for e in self.events if abs(float(e["t"]) - t) <= 0.5 / fps]
+        return rec
+
+
+def _load_json(path: Path) -> Any:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def _read_events(path: Path, problems: list[str]) -> list[dict[str, Any]]:
+    out = []
+    for no, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            out.append(json.loads(line))
+        except json.JSONDecodeError:
+            problems.append(f"{path}:{no}: unreadable event line, skipped")
+    return out
+
+
+def open_recording(
+    path: str | Path,
+    *,
+    verdict: dict[str, Any] | None = None,
+    route: dict[str, Any] | None = None,
+    events_path: str | Path | None = None,
+    sidecar_path: str | Path | None = None,
+    attempt_id: int | None = None,
+) -> Recording:
+    """Open a recording from its video or its sidecar path; the other files are found by
+    name (``<stem>.frames.jsonl``, ``.events.jsonl``, ``.verdict.json``). A plain video (no
+    sidecar) gets frame times from its frame rate and no evidence (judge it first to get some).
+    """
+    p = Path(path)
+    problems: list[str] = []
+    if p.name.endswith(".frames.jsonl"):
+        stem = p.name[: -len(".frames.jsonl")]
+        sidecar_path = sidecar_path or p
+        video = None
+    else:
+        stem = p.stem
+        video = p
+    base = p.parent
+    sp = Path(sidecar_path) if sidecar_path else base / f"{stem}.frames.jsonl"
+    sidecar = None
+    if sp.is_file():
+        sidecar = read_sidecar(sp)
+        problems += sidecar.problems
+        if video is None and sidecar.header.get("video"):
+            video = base / str(sidecar.header["video"])
+    ep = Path(events_path) if events_path else base / f"{stem}.events.jsonl"
+    events = _read_events(ep, problems) if ep.is_file() else []
+    vp = base / f"{stem}.verdict.json"
+    if verdict is None:
+        if vp.is_file():
+            verdict = _load_json(vp)
+        elif sidecar is not None and sidecar.end is not None:
+            verdict = sidecar.end.get("verdict")
+    if route is None and sidecar is not None:
+        route = (sidecar.header.get("meta") or {}).get("route")
+    if video is not None and not Path(video).is_file():
+        problems.append(f"{video}: video file missing")
+        video = None
+    if sidecar is not None:
+        times = sidecar.times_s()
+    elif video is not None:
+        reader = FrameReader(video)
+        times = [i / reader.fps for i in range(reader.count())]
+        reader.close()
+    else:
+        raise ValueError(f"{p}: neither a video nor a sidecar could be read")
+    if video is not None and sidecar is not None:
+        n_video = FrameReader(video).count()
+        if n_video < len(times):
+            problems.append(f"{video}: {n_video} frames in the video, {len(times)} in the sidecar "
+                            "(the end was lost in a crash); the timeline stops at the video's end")
+            times = times[:n_video]
+    return Recording(Path(video) if video else None, sidecar, events, verdict, route,
+                     ep if ep.is_file() else None, attempt_id, times, problems)
+
+
+def judge_video(
+    video_path: str | Path,
+    out_dir: str | Path,
+    *,
+    route: dict[str, Any] | None = None,
+    use_pipeline: bool = True,
+    model_complexity: int = 1,
+    progress: Any = None,
+) -> Recording:
+    """Run the live referee over a whole video file and write its sidecar, events and verdict
+    next to ``out_dir/<video stem>.*`` (the video itself is not copied); returns the
+    :class:`Recording` ready for review. ``progress(i, n)`` is called every 10 frames."""
+    import time
+
+    from ui.app.recording import RecordingPaths, SidecarWriter
+    from ui.app.referee import LiveReferee
+    from ui.app.video import FrameSource, VideoSpec
+
+    vp = Path(video_path).resolve()
+    src = FrameSource(VideoSpec.for_file(vp, realtime=False))
+    src.open()
+    paths = RecordingPaths.for_stem(Path(out_dir), vp.stem, with_video=False)
+    writer = SidecarWriter(paths, {"video": str(vp), "fps": src.fps, "width": src.size[0],
+                                   "height": src.size[1], "started_at": time.time(),
+                                   "meta": {"route": route, "judged_from": str(vp)}})
+    referee = LiveReferee(route, fps=src.fps, use_pipeline=use_pipeline,
+                          model_complexity=model_complexity)
+    verdict = None
+    try:
+        referee.begin_attempt(route)
+        while True:
+            f = src.read()
+            if f is None:
+                break
+            rf = referee.update(f.image_bgr, f.t_s, f.index)
+            writer.frame({"t_s": round(f.t_s, 4), **rf.sidecar_record()}, rf.new_events)
+            if progress is not None and f.index % 10 == 0:
+                progress(f.index, 0)
+        verdict = referee.end_attempt()
+    finally:
+        writer.close(verdict)
+        referee.close()
+        src.release()
+    return open_recording(paths.sidecar, route=route)
