@@ -20,7 +20,7 @@ from calibration.patterns import Pattern
 from vision.camera import CameraModel, look_at
 
 __all__ = ["SyntheticCamera", "board_texture", "board_poses", "render_board_views",
-           "default_camera", "F_world_from_board"]
+           "default_camera", "F_world_from_board", "table_scene"]
 
 F_world_from_board = np.diag([1.0, -1.0, -1.0])
 
@@ -194,3 +194,56 @@ def render_board_views(pattern: Pattern, camera: CameraModel, n: int, *, seed: i
         img = 20 + img * gain * (215 / 255) + rng.normal(0, noise_sigma, img.shape)
         images.append(np.clip(img, 0, 255).astype(np.uint8))
     return images, poses
+
+
+def table_scene(lens_camera: CameraModel, layout: dict, *, eye_mm: tuple[float, float, float],
+                target_mm: tuple[float, float, float], seed: int = 0, px_per_mm: float = 4.0,
+                blur_sigma_px: float = 0.6, noise_sigma: float = 2.0,
+                synth: SyntheticCamera | None = None) -> tuple[np.ndarray, CameraModel]:
+    """A BGR photo of a table with the four corner markers (``targets.marker_layout`` dict).
+
+    The camera has ``lens_camera``'s intrinsics, sits at ``eye_mm`` (table mm, z up) and looks
+    at ``target_mm``; returns the image and the true posed camera.
+    """
+    from calibration.patterns import aruco_dictionary
+
+    rng = np.random.default_rng(seed)
+    pose = look_at(lens_camera.image_size, eye_mm, target_mm)
+    cam = CameraModel(lens_camera.image_size, lens_camera.K, lens_camera.dist,
+                      pose.R_cam_from_world, pose.t_cam_from_world_mm)
+    all_c = np.concatenate([np.asarray(m["corners_mm"]) for m in layout["markers"]])
+    x0, y0 = all_c.min(axis=0) - 400
+    x1, y1 = all_c.max(axis=0) + 400
+    W, H = int((x1 - x0) * px_per_mm), int((y1 - y0) * px_per_mm)
+    # a wood-like table: low-frequency colour variation and grain along x
+    base = np.array([70, 110, 150], np.float32)
+    low = cv2.resize(rng.normal(0, 12, (max(2, H // 200), max(2, W // 200))).astype(np.float32),
+                     (W, H), interpolation=cv2.INTER_CUBIC)
+    grain = cv2.resize(rng.normal(0, 8, (max(2, H // 3), max(2, W // 60))).astype(np.float32),
+                       (W, H), interpolation=cv2.INTER_LINEAR)
+    tex = np.clip(base[None, None] + (low + grain)[..., None], 0, 255).astype(np.uint8)
+    d = aruco_dictionary(layout["dictionary"])
+    s_mm = float(layout["marker_size_mm"])
+    s_px = int(round(s_mm * px_per_mm))
+    for m in layout["markers"]:
+        tl = np.asarray(m["corners_mm"])[0]
+        col, row = (tl[0] - x0) * px_per_mm, (y1 - tl[1]) * px_per_mm
+        q = int(12 * px_per_mm)
+        c0, r0 = int(round(col)), int(round(row))
+        tex[r0 - q:r0 + s_px + q, c0 - q:c0 + s_px + q] = (235, 240, 242)
+        n = d.markerSize + 2
+        bits = cv2.aruco.generateImageMarker(d, int(m["id"]), n, borderBits=1)
+        mark = cv2.resize(bits, (s_px, s_px), interpolation=cv2.INTER_NEAREST)
+        mark = np.where(mark[..., None] > 128, np.array([235, 240, 242], np.uint8),
+                        np.array([25, 25, 25], np.uint8))
+        tex[r0:r0 + s_px, c0:c0 + s_px] = mark
+    # texture pixel (c, r) centre is at x0 + (c + 0.5) / ppm, y1 - (r + 0.5) / ppm; the marker
+    # pasted at round(col) starts at that pixel's left edge = exactly tl when col is integral
+    origin = (x0 + 0.5 / px_per_mm, y1 - 0.5 / px_per_mm)
+    synth = synth or SyntheticCamera(lens_camera)
+    img = synth.render(tex, px_per_mm, origin, cam.R_cam_from_world, cam.t_cam_from_world_mm,
+                       background=(30, 30, 30)).astype(np.float32)
+    if blur_sigma_px > 0:
+        img = cv2.GaussianBlur(img, (0, 0), blur_sigma_px)
+    img += rng.normal(0, noise_sigma, img.shape)
+    return np.clip(img, 0, 255).astype(np.uint8), cam

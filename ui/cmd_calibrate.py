@@ -75,7 +75,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p = sub.add_parser("check-table", help="has the camera moved since the table calibration?")
     p.add_argument("image", help="a frame of the table now")
     p.add_argument("--calibration", metavar="CAL", required=True)
-    p.add_argument("--threshold-px", type=float, default=3.0)
+    p.add_argument("--threshold-px", type=float, default=1.0,
+                   help="median marker-corner shift that counts as moved, pixels")
+    p.add_argument("--threshold-mm", type=float, default=2.0,
+                   help="median shift on the table that counts as moved, mm")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_cmd_check_table)
 
@@ -312,12 +315,87 @@ def _cmd_print_markers(args: argparse.Namespace) -> int:
     return 0
 
 
+def _read_image(path: str):
+    import cv2
+
+    img = cv2.imread(path, cv2.IMREAD_COLOR)
+    if img is None:
+        raise UserError(f"{path}: not a readable image")
+    return img
+
+
+def _layout(args: argparse.Namespace):
+    from calibration.table import MarkerLayout
+
+    try:
+        if args.layout:
+            return MarkerLayout.load(args.layout)
+        if not args.markers_mm:
+            raise UserError("give the marker layout: --markers-mm WIDTHxHEIGHT (distance between "
+                            "marker centres, as printed by print-markers) or --layout JSON")
+        w, h = _parse_wxh(args.markers_mm, "--markers-mm")
+        return MarkerLayout.rectangle(w, h, args.marker_size_mm, args.dictionary)
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
+
+
 def _cmd_table(args: argparse.Namespace) -> int:
-    raise UserError("table is not available yet")
+    import cv2
+
+    from calibration.file import Calibration
+    from calibration.table import fit_table, table_preview
+
+    layout = _layout(args)
+    base = _load_cal(args.calibration)
+    if base is None and args.out and Path(args.out).exists():
+        base = _load_cal(args.out)
+    lens = base.lens if base is not None else None
+    image = _read_image(args.image)
+    try:
+        fit = fit_table(image, layout, lens)
+    except ValueError as exc:
+        raise UserError(f"{args.image}: {exc}") from None
+    if args.preview:
+        prev = table_preview(image, Calibration(lens=lens, table=fit.table))
+        if not cv2.imwrite(args.preview, prev):
+            raise UserError(f"{args.preview}: cannot write the PNG")
+    if args.out:
+        if base is not None and args.calibration and args.out != args.calibration and lens:
+            _update_file(args.out, lens=lens)
+        _update_file(args.out, table=fit.table, inputs={"table": {
+            "image": args.image, "layout": layout.to_dict()}})
+    out = fit.to_json()
+    out["written"] = args.out
+    if args.json:
+        _print_json(out)
+    else:
+        print(f"table plane from markers {fit.table.markers['ids']}"
+              + (" (lens distortion corrected)" if lens else " (NO lens: distortion ignored)"))
+        print(f"residual {fit.table.residual_rms_mm:.2f} mm RMS, worst corner "
+              f"{fit.table.residual_max_mm:.2f} mm")
+        for w in fit.warnings:
+            print(f"  warning: {w}")
+        if args.preview:
+            print(f"wrote the top-down preview {args.preview}")
+        if args.out:
+            print(f"wrote {args.out}")
+    return 0
 
 
 def _cmd_check_table(args: argparse.Namespace) -> int:
-    raise UserError("check-table is not available yet")
+    from calibration.table import check_table
+
+    cal = _load_cal(args.calibration)
+    image = _read_image(args.image)
+    try:
+        chk = check_table(image, cal, args.threshold_px, args.threshold_mm)
+    except ValueError as exc:
+        raise UserError(f"{args.calibration}: {exc}") from None
+    if args.json:
+        _print_json(chk.to_json())
+    else:
+        print(chk.message)
+    return 1 if chk.moved else 0
 
 
 def _cmd_colours(args: argparse.Namespace) -> int:
