@@ -551,7 +551,7 @@ def build_script(
         else:
             if other_model is None:
                 return None
-            touch = _other_hand_keys(route, plan, k, f0, tl, other_model, rng)
+            touch = _other_hand_keys(route, plan, k, f0, tl, model, other_model, rng)
             if touch is None:
                 return None
             other_keys, touch_frame = touch
@@ -585,23 +585,47 @@ def _pick_nudge(route: Route, plan: ClimbPlan, k: int, f0: int, tl: _Timeline,
                      float(dist_mm * np.sin(ang)), float(rng.uniform(-12, 12)))
 
 
+def _with_forearm(lm: np.ndarray | None) -> np.ndarray:
+    """(N, 2) table points covered by a posed hand: its landmarks and its forearm's axis
+    (from the wrist away from the middle finger's root, 250 mm)."""
+    assert lm is not None
+    back = lm[0, :2] - lm[9, :2]
+    back = back / max(float(np.linalg.norm(back)), 1e-9)
+    arm = lm[0, :2] + np.arange(20.0, 260.0, 20.0)[:, None] * back[None, :]
+    return np.concatenate([lm[:, :2], arm])
+
+
 def _other_hand_keys(route: Route, plan: ClimbPlan, k: int, f0: int, tl: _Timeline,
-                     other: HandModel, rng: np.random.Generator
+                     model: HandModel, other: HandModel, rng: np.random.Generator
                      ) -> tuple[list[Keyframe], int] | None:
-    """The other hand comes in from its side, presses a card with the index, and leaves."""
-    climbing_xy = np.array(plan.moves[k - 1].wrist_xy_mm)
+    """The other hand comes in from its side, presses a card with the index, and leaves,
+    staying clear (≥ 30 mm) of the climbing hand meanwhile."""
+    fps = tl.fps
+
+    def n(s: float) -> int:
+        return max(1, int(round(s * fps)))
+
+    window = range(f0, f0 + n(2.1) + 1, 3)
+    climb = np.concatenate([_with_forearm(_pose_at(tl.keys, model, f)) for f in window])
     side = -1.0 if other.style.handedness == "left" else 1.0
-    cards = sorted(_card_centres(route).items(), key=lambda kv: side * kv[1][0], reverse=True)
-    for card, c in cards:
-        if side * (c[0] - climbing_xy[0]) < 60:
-            continue
-        tgt = (c[0] + side * 12.0, c[1] - 20.0)
+    cands = []
+    for card, c in _card_centres(route).items():
+        for du, dv in ((side * 12.0, -20.0), (0.0, -22.0), (side * 20.0, 0.0), (0.0, 15.0)):
+            tgt = (c[0] + du, c[1] + dv)
+            d = float(np.min(np.hypot(climb[:, 0] - tgt[0], climb[:, 1] - tgt[1])))
+            cands.append((d, card, tgt))
+    cands.sort(key=lambda x: -x[0])
+    for d, card, tgt in cands[:12]:
+        if d < 60.0:
+            break
         p = other.place({"index": tgt}, heading_hint_deg=side * 20.0)
         if p is None:
             continue
-        away = (p.wrist_xy_mm[0] + side * 60.0, p.wrist_xy_mm[1] - 80.0)
-        fps = tl.fps
-        n = lambda s: max(1, int(round(s * fps)))  # noqa: E731
+        lm = _with_forearm(p.landmarks_mm)
+        gap = np.min(np.linalg.norm(lm[:, None, :] - climb[None, :, :], axis=-1))
+        if gap < 45.0:
+            continue
+        away = (p.wrist_xy_mm[0] + side * 50.0, p.wrist_xy_mm[1] - 70.0)
         rest = {f: Rest() for f in FINGERS}
         lifted = dict(rest, index=Lifted(30.0))
         down = dict(rest, index=Down(*tgt))

@@ -14,6 +14,7 @@ height; an oblique camera sees the hand like a photograph of a hand lying on the
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass, field
 from typing import Any
@@ -143,8 +144,9 @@ class GrimpeScene:
             route = random_route(rng, catalog)
             style = random_style(_sub_rng(seed, attempt, 2), cfg.handedness)
             model = HandModel(style)
-            other_style = random_style(_sub_rng(seed, attempt, 3),
-                                       "left" if style.handedness == "right" else "right")
+            # the same person's other hand: same skin and size
+            other_style = dataclasses.replace(
+                style, handedness="left" if style.handedness == "right" else "right")
             other = HandModel(other_style)
             if cfg.script == "empty":
                 script = build_script("empty", route, model, None, rng, fps=self.fps)

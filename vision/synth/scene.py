@@ -34,6 +34,7 @@ __all__ = [
     "fit_camera",
     "random_lighting",
     "random_sensor",
+    "dumps_ground_truth",
     "write_scene",
 ]
 
@@ -243,6 +244,18 @@ def canvas_noise(rng: np.random.Generator, shape_hw: tuple[int, int], px_per_mm:
 # --- writing ---------------------------------------------------------------------------------
 
 
+def dumps_ground_truth(gt: dict[str, Any]) -> str:
+    """JSON text of a ground truth: the header indented, then one compact line per frame
+    (keeps the per-frame landmarks small and the file readable)."""
+    frames = gt.get("frames")
+    head = {k: v for k, v in gt.items() if k != "frames"}
+    text = json.dumps(head, indent=1)
+    if frames is None:
+        return text + "\n"
+    body = ",\n".join(json.dumps(f, separators=(",", ":")) for f in frames)
+    return text[:-2] + ',\n "frames": [\n' + body + "\n ]\n}\n"
+
+
 def write_scene(scene: Scene, out_dir: str | Path, *, progress: bool = True,
                 desc: str = "rendering") -> dict[str, Any]:
     """Render every frame into ``out_dir/video.mp4`` (mp4v) and write ``ground_truth.json``
@@ -265,7 +278,7 @@ def write_scene(scene: Scene, out_dir: str | Path, *, progress: bool = True,
         writer.release()
     gt = scene.ground_truth()
     gt["video"] = video_path.name
-    (out / "ground_truth.json").write_text(json.dumps(gt, indent=1) + "\n", encoding="utf-8")
+    (out / "ground_truth.json").write_text(dumps_ground_truth(gt), encoding="utf-8")
     for name, text in scene.extra_files().items():
         (out / name).write_text(text, encoding="utf-8")
     return gt
