@@ -22,15 +22,19 @@ __all__ = [
     "ColourModelError",
     "fit_colour_model",
     "to_lab",
+    "card_regions",
 ]
 
 RING_COLOURS = ("black", "blue", "green", "yellow", "red")
 REFERENCE_COLOURS = ("white", "grey")
+# pairs the hold detector must tell apart: the rings, and the rings from the white card
+_MUST_SEPARATE = set(RING_COLOURS) | {"white"}
 # Pooled Mahalanobis distance below which two colours are reported as too close to tell apart
 # reliably, and Lab distance (CIE76 delta E) below which they are at least suspicious.
 MIN_MAHALANOBIS = 4.0
 MIN_DELTA_E = 12.0
-_COV_FLOOR = 1.0  # Lab units²: keeps a perfectly flat patch from giving a singular covariance
+_COV_FLOOR = 1.0
+WHITE_LEVEL = 235.0  # 8-bit level the white reference is scaled to (headroom for highlights)  # Lab units²: keeps a perfectly flat patch from giving a singular covariance
 
 
 class ColourModelError(ValueError):
@@ -197,28 +201,75 @@ def fit_colour_model(image_bgr: np.ndarray, regions: dict[str, Any]) -> ColourMo
     """Sample each named region of a reference image into a :class:`ColourModel`.
 
     ``regions`` maps colour names to (x, y, w, h) pixel boxes or boolean masks; it must contain
-    ``white`` (used for the white balance). Too-close pairs are recorded in ``warnings``.
+    ``white``: per-channel gains make it read 235 in B, G and R (white balance and exposure).
+    Pairs of ring colours (or a ring colour and white) too close to tell apart are recorded
+    in ``warnings``.
     """
     if "white" not in regions:
         raise ValueError("the colour regions must include 'white' (used to balance the light)")
     white = _region_pixels(image_bgr, regions["white"], "white").astype(np.float64)
     white_mean = np.median(white, axis=0)
-    if white_mean.min() < 20:
+    if white_mean.min() < 8:
         raise ValueError(f"white: the white region is too dark (median BGR {white_mean.round(0)})")
     if (white >= 254).mean() > 0.2:
         warn_sat = ["white: more than 20 % of the white region is saturated; lower the exposure"]
     else:
         warn_sat = []
-    gains = white_mean.max() / white_mean
+    # white balance and exposure together: the white reference reads WHITE_LEVEL in every channel
+    gains = WHITE_LEVEL / white_mean
     classes = {}
     for name, reg in regions.items():
         lab = to_lab(_region_pixels(image_bgr, reg, name), gains).reshape(-1, 3).astype(np.float64)
         cov = np.cov(lab.T) + np.eye(3) * _COV_FLOOR
         classes[name] = ColourClass(name, lab.mean(axis=0), cov, len(lab))
     model = ColourModel(gains, classes)
+    if white_mean.min() < 60:
+        warn_sat.append(f"the light is dim (white reads {white_mean.min():.0f}/255): colours "
+                        f"are amplified with their noise; add light")
     model.warnings = warn_sat + [
         f"{r['a']} and {r['b']} are too close to tell apart reliably (Mahalanobis "
-        f"{r['mahalanobis']:.1f}, ΔE {r['delta_e']:.1f}): add light or move the camera closer"
+        f"{r['mahalanobis']:.1f}, ΔE {r['delta_e']:.1f}): add light, avoid coloured light, or "
+        f"move the camera closer"
         for r in model.separability() if r["too_close"]
+        and r["a"] in _MUST_SEPARATE and r["b"] in _MUST_SEPARATE
     ]
     return model
+
+
+def card_regions(image_bgr: np.ndarray, *, inset: float = 0.2) -> dict[str, np.ndarray]:
+    """Boolean masks of the colour card's patches found in an image (see ``targets.COLOUR_CARD``).
+
+    The card is located by its four ArUco markers (three suffice); each patch is shrunk by
+    ``inset`` of its size on every side so its edges and the paper around it are not sampled.
+    Raises ValueError when the card is not found.
+    """
+    import cv2
+
+    from calibration.table import detect_markers
+    from calibration.targets import COLOUR_CARD
+
+    card = COLOUR_CARD
+    found = detect_markers(image_bgr, card["dictionary"])
+    ids = [i for i in card["markers"] if i in found]
+    if len(ids) < 3:
+        raise ValueError(f"the colour card was not found: {len(ids)} of its 4 markers "
+                         f"(ids {sorted(card['markers'])}, {card['dictionary']}) are visible")
+    s = card["marker_mm"]
+    mm, px = [], []
+    for i in ids:
+        x, y = card["markers"][i]
+        mm.append([[x, y], [x + s, y], [x + s, y + s], [x, y + s]])
+        px.append(found[i])
+    H, _ = cv2.findHomography(np.concatenate(mm), np.concatenate(px), 0)
+    if H is None:
+        raise ValueError("the colour card's markers do not determine its position")
+    h, w = image_bgr.shape[:2]
+    out = {}
+    for name, ((x, y, pw, ph), _) in card["patches"].items():
+        q = np.array([[x + inset * pw, y + inset * ph], [x + (1 - inset) * pw, y + inset * ph],
+                      [x + (1 - inset) * pw, y + (1 - inset) * ph], [x + inset * pw, y + (1 - inset) * ph]])
+        poly = cv2.perspectiveTransform(q.reshape(-1, 1, 2), H).reshape(-1, 2)
+        mask = np.zeros((h, w), np.uint8)
+        cv2.fillConvexPoly(mask, np.round(poly).astype(np.int32), 1)
+        out[name] = mask.astype(bool)
+    return out

@@ -20,7 +20,8 @@ from calibration.patterns import Pattern
 from vision.camera import CameraModel, look_at
 
 __all__ = ["SyntheticCamera", "board_texture", "board_poses", "render_board_views",
-           "default_camera", "F_world_from_board", "table_scene"]
+           "default_camera", "F_world_from_board", "table_scene",
+           "colour_card_scene"]
 
 F_world_from_board = np.diag([1.0, -1.0, -1.0])
 
@@ -247,3 +248,35 @@ def table_scene(lens_camera: CameraModel, layout: dict, *, eye_mm: tuple[float, 
         img = cv2.GaussianBlur(img, (0, 0), blur_sigma_px)
     img += rng.normal(0, noise_sigma, img.shape)
     return np.clip(img, 0, 255).astype(np.uint8), cam
+
+
+def colour_card_scene(lens_camera: CameraModel, *, light_bgr: tuple[float, float, float] =
+                      (1.0, 1.0, 1.0), seed: int = 0, noise_sigma: float = 2.0,
+                      synth: SyntheticCamera | None = None) -> np.ndarray:
+    """A BGR photo of the printed colour card lying on a grey table under a tinted light.
+
+    ``light_bgr`` multiplies each channel (e.g. (0.6, 0.8, 1.0) is warm light; 0.15 dims it).
+    """
+    from calibration.targets import colour_card_page
+
+    rng = np.random.default_rng(seed)
+    page, (cx, cy) = colour_card_page()
+    ppm = 8.0
+    sheet = page.raster(int(round(ppm * 25.4)))
+    # print the sheet's inks a little less saturated than the screen values, as paper does
+    sheet = (sheet.astype(np.float32) * 0.85 + 20).astype(np.uint8)
+    table = np.full((int(400 * ppm), int(400 * ppm), 3), 110, np.uint8)
+    oy, ox = int(80 * ppm), int(95 * ppm)
+    h = min(sheet.shape[0], table.shape[0] - oy)
+    table[oy:oy + h, ox:ox + sheet.shape[1]] = sheet[:h]
+    # table frame: card top-left at (0, 0) mm, y up; camera above the card centre
+    x_card0 = -(ox + cx * ppm) / ppm
+    y_card0 = (oy + cy * ppm) / ppm
+    origin = (x_card0 + 0.5 / ppm, y_card0 - 0.5 / ppm)
+    pose = look_at(lens_camera.image_size, (100, -120, 420), (90, -45, 0))
+    synth = synth or SyntheticCamera(lens_camera)
+    img = synth.render(table, ppm, origin, pose.R_cam_from_world, pose.t_cam_from_world_mm,
+                       background=(60, 60, 60)).astype(np.float32)
+    img *= np.asarray(light_bgr, np.float32)[None, None]
+    img += rng.normal(0, noise_sigma, img.shape)
+    return np.clip(img, 0, 255).astype(np.uint8)

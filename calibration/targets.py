@@ -18,7 +18,8 @@ import numpy as np
 
 from calibration.patterns import Pattern, aruco_dictionary
 
-__all__ = ["A4_MM", "Page", "charuco_page", "markers_page", "marker_layout", "MARKER_CORNERS"]
+__all__ = ["A4_MM", "Page", "charuco_page", "markers_page", "marker_layout", "MARKER_CORNERS",
+           "colour_card_page", "COLOUR_CARD"]
 
 A4_MM = (210.0, 297.0)
 # marker id -> where it goes on the table (the route area seen from the player's side)
@@ -30,12 +31,14 @@ class Page:
     """Shapes in mm on a sheet: filled black rectangles, lines and text."""
 
     size_mm: tuple[float, float] = A4_MM
-    rects: list[tuple[float, float, float, float]] = field(default_factory=list)
+    rects: list[tuple[float, float, float, float, tuple[int, int, int]]] = field(
+        default_factory=list)  # x, y, w, h in mm and an sRGB colour
     lines: list[tuple[float, float, float, float, float, bool]] = field(default_factory=list)
     texts: list[tuple[float, float, str, float]] = field(default_factory=list)
 
-    def rect(self, x: float, y: float, w: float, h: float) -> None:
-        self.rects.append((x, y, w, h))
+    def rect(self, x: float, y: float, w: float, h: float,
+             rgb: tuple[int, int, int] = (0, 0, 0)) -> None:
+        self.rects.append((x, y, w, h, rgb))
 
     def line(self, x1: float, y1: float, x2: float, y2: float, width_mm: float = 0.2,
              dashed: bool = False) -> None:
@@ -70,15 +73,17 @@ class Page:
 
     # -- output -------------------------------------------------------------------------
     def raster(self, dpi: int) -> np.ndarray:
-        """8-bit grey image of the page at ``dpi`` (pixel centres at (i + 0.5) / dpi inch)."""
+        """Image of the page at ``dpi`` (pixel centres at (i + 0.5) / dpi inch): 8-bit grey, or
+        BGR when the page has coloured shapes."""
         ppm = dpi / 25.4
         w, h = (int(round(s * ppm)) for s in self.size_mm)
-        img = np.full((h, w), 255, np.uint8)
-        for x, y, rw, rh in self.rects:
+        colour = any(r[4] != (0, 0, 0) for r in self.rects)
+        img = np.full((h, w, 3) if colour else (h, w), 255, np.uint8)
+        for x, y, rw, rh, rgb in self.rects:
             # pixel i covers [i, i+1) / ppm; fill pixels whose centre is inside the rectangle
             c0, c1 = int(np.ceil(x * ppm - 0.5)), int(np.ceil((x + rw) * ppm - 0.5))
             r0, r1 = int(np.ceil(y * ppm - 0.5)), int(np.ceil((y + rh) * ppm - 0.5))
-            img[max(r0, 0):max(r1, 0), max(c0, 0):max(c1, 0)] = 0
+            img[max(r0, 0):max(r1, 0), max(c0, 0):max(c1, 0)] = rgb[::-1] if colour else 0
         for x1, y1, x2, y2, lw, dashed in self.lines:
             p1 = np.array([x1, y1]) * ppm
             p2 = np.array([x2, y2]) * ppm
@@ -116,8 +121,9 @@ class Page:
         ax.set_xlim(0, w)
         ax.set_ylim(h, 0)
         ax.axis("off")
-        for x, y, rw, rh in self.rects:
-            ax.add_patch(Rectangle((x, y), rw, rh, facecolor="black", edgecolor="none",
+        for x, y, rw, rh, rgb in self.rects:
+            ax.add_patch(Rectangle((x, y), rw, rh, facecolor=tuple(c / 255 for c in rgb),
+                                   edgecolor="none",
                                    linewidth=0, antialiased=False))
         for x1, y1, x2, y2, lw, dashed in self.lines:
             ax.plot([x1, x2], [y1, y2], color="black", linewidth=lw / 25.4 * 72,
@@ -253,3 +259,51 @@ def markers_page(layout: dict) -> Page:
 
 def write_layout_json(layout: dict, path: str | os.PathLike) -> None:
     Path(path).write_text(json.dumps(layout, indent=2) + "\n", encoding="utf-8")
+
+
+# The colour reference card (mm, card frame: origin top-left of the card, y down).
+COLOUR_CARD: dict = {
+    "dictionary": "4x4_50",
+    "marker_mm": 20.0,
+    # markers' top-left corners; ids 10-13 so they never clash with the table markers 0-3
+    "markers": {10: (0.0, 0.0), 11: (160.0, 0.0), 12: (160.0, 70.0), 13: (0.0, 70.0)},
+    "size_mm": (180.0, 90.0),
+    # patch name -> (x, y, w, h) mm and the sRGB printed
+    "patches": {
+        "white": ((25.0, 5.0, 40.0, 35.0), (255, 255, 255)),
+        "grey": ((70.0, 5.0, 40.0, 35.0), (128, 128, 128)),
+        "black": ((115.0, 5.0, 40.0, 35.0), (0, 0, 0)),
+        "blue": ((25.0, 50.0, 25.0, 35.0), (0, 85, 200)),
+        "green": ((57.5, 50.0, 25.0, 35.0), (0, 150, 70)),
+        "yellow": ((90.0, 50.0, 25.0, 35.0), (250, 215, 0)),
+        "red": ((122.5, 50.0, 25.0, 35.0), (220, 30, 40)),
+    },
+}
+
+
+def colour_card_page() -> tuple[Page, tuple[float, float]]:
+    """An A4 page with the colour reference card; also the card's top-left on the page (mm)."""
+    page = Page()
+    x0, y0 = 15.0, 30.0
+    card = COLOUR_CARD
+    page.text(10, 12, "Arbitre colour reference card: print in colour, cut along the dashed "
+                      "line, lay it flat in view", 8)
+    page.text(10, 18, "under the session's light (white patch = white balance). Ring colours "
+                      "are best sampled from the route itself.", 7)
+    w, h = card["size_mm"]
+    q = 4
+    for a, b, c, d in [(x0 - q, y0 - q, x0 + w + q, y0 - q), (x0 + w + q, y0 - q, x0 + w + q, y0 + h + q),
+                       (x0 + w + q, y0 + h + q, x0 - q, y0 + h + q), (x0 - q, y0 + h + q, x0 - q, y0 - q)]:
+        page.line(a, b, c, d, 0.2, dashed=True)
+    for mid, (mx, my) in card["markers"].items():
+        page.marker(card["dictionary"], mid, x0 + mx, y0 + my, card["marker_mm"])
+    for name, ((px, py, pw, ph), rgb) in card["patches"].items():
+        if name == "white":
+            for a, b, c, d in [(px, py, px + pw, py), (px + pw, py, px + pw, py + ph),
+                               (px + pw, py + ph, px, py + ph), (px, py + ph, px, py)]:
+                page.line(x0 + a, y0 + b, x0 + c, y0 + d, 0.15)
+        else:
+            page.rect(x0 + px, y0 + py, pw, ph, rgb)
+    page.text(10, y0 + h + 14, "arbitre calibrate colours IMAGE --card [--region NAME=X,Y,W,H ...]"
+                               " --out CAL", 7)
+    return page, (x0, y0)

@@ -84,13 +84,21 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("colours", help="sample the ring colours into a colour model")
     p.add_argument("image", help="a photo under the session's light")
+    p.add_argument("--card", action="store_true",
+                   help="sample the printed colour card (see print-colour-card) in the image")
     p.add_argument("--region", action="append", default=[], metavar="NAME=X,Y,W,H",
-                   help="a pixel box of one colour (white is required); repeat per colour")
-    p.add_argument("--calibration", metavar="CAL",
-                   help="calibration file (its regions are not used; kept for --out)")
+                   help="a pixel box of one colour (white is required unless --card); repeat "
+                        "per colour; overrides the card's patch of the same name")
+    p.add_argument("--calibration", metavar="CAL", help="(checked when given)")
     p.add_argument("--out", metavar="CAL", help="write/update this calibration file")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_cmd_colours)
+
+    p = sub.add_parser("print-colour-card", help="a colour reference card to print (PDF + PNG)")
+    p.add_argument("--out", default="colour_card.pdf", metavar="PDF")
+    p.add_argument("--png", metavar="PNG", help="also a PNG (default: next to the PDF)")
+    p.add_argument("--dpi", type=int, default=300)
+    p.set_defaults(func=_cmd_print_colour_card)
 
     p = sub.add_parser("check", help="validate a calibration file and summarise it")
     p.add_argument("calibration", metavar="CAL")
@@ -398,5 +406,76 @@ def _cmd_check_table(args: argparse.Namespace) -> int:
     return 1 if chk.moved else 0
 
 
+def _parse_region(text: str) -> tuple[str, tuple[int, int, int, int]]:
+    try:
+        name, box = text.split("=", 1)
+        x, y, w, h = (int(round(float(v))) for v in box.split(","))
+    except ValueError:
+        raise UserError(f"--region {text!r}: expected NAME=X,Y,W,H in pixels, e.g. "
+                        f"white=100,80,40,30") from None
+    return name.strip().lower(), (x, y, w, h)
+
+
 def _cmd_colours(args: argparse.Namespace) -> int:
-    raise UserError("colours is not available yet")
+    from calibration.colours import card_regions, fit_colour_model
+
+    image = _read_image(args.image)
+    regions: dict = {}
+    if args.card:
+        try:
+            regions.update(card_regions(image))
+        except ValueError as exc:
+            raise UserError(f"{args.image}: {exc}") from None
+    for text in args.region:
+        name, box = _parse_region(text)
+        regions[name] = box
+    if not regions:
+        raise UserError("give the colour card (--card) or regions (--region NAME=X,Y,W,H, with "
+                        "white and the five ring colours black, blue, green, yellow, red)")
+    try:
+        model = fit_colour_model(image, regions)
+    except ValueError as exc:
+        raise UserError(f"{args.image}: {exc}") from None
+    missing = [c for c in ("black", "blue", "green", "yellow", "red") if c not in model.classes]
+    sep = model.separability()
+    if args.out:
+        _load_cal(args.calibration)  # validates it when given
+        _update_file(args.out, colours=model, inputs={"colours": {
+            "image": args.image, "card": bool(args.card), "regions": args.region}})
+    out = {"colours": {n: {"mean_lab": c.mean_lab.round(2).tolist(), "n_pixels": c.n_pixels}
+                       for n, c in model.classes.items()},
+           "gains_bgr": model.gains_bgr.round(4).tolist(),
+           "separability": [{**r, "mahalanobis": round(r["mahalanobis"], 2),
+                             "delta_e": round(r["delta_e"], 2)} for r in sep],
+           "warnings": model.warnings, "missing_ring_colours": missing, "written": args.out}
+    if args.json:
+        _print_json(out)
+    else:
+        for n, c in model.classes.items():
+            L, a, b = c.mean_lab
+            print(f"{n:>7}: L* {L:5.1f}  a* {a:6.1f}  b* {b:6.1f}  ({c.n_pixels} px)")
+        print("closest pairs (pooled Mahalanobis distance, CIE76 ΔE):")
+        for r in sep[:5]:
+            flag = "  TOO CLOSE" if r["too_close"] else ""
+            print(f"  {r['a']}/{r['b']}: {r['mahalanobis']:.1f}, ΔE {r['delta_e']:.1f}{flag}")
+        for w in model.warnings:
+            print(f"WARNING: {w}")
+        if missing:
+            print(f"WARNING: no sample of {', '.join(missing)}: the hold detector needs all five")
+        if args.out:
+            print(f"wrote {args.out}")
+    return 0
+
+
+def _cmd_print_colour_card(args: argparse.Namespace) -> int:
+    from calibration.targets import colour_card_page
+
+    page, _ = colour_card_page()
+    png = _png_path(args)
+    try:
+        page.save_pdf(args.out)
+        page.save_png(png, args.dpi)
+    except OSError as exc:
+        raise UserError(f"cannot write the colour card: {exc}") from None
+    print(f"wrote {args.out} and {png}: print in colour at 100 %")
+    return 0
