@@ -198,7 +198,7 @@ def render_board_views(pattern: Pattern, camera: CameraModel, n: int, *, seed: i
 
 
 def table_scene(lens_camera: CameraModel, layout: dict, *, eye_mm: tuple[float, float, float],
-                target_mm: tuple[float, float, float], seed: int = 0, px_per_mm: float = 4.0,
+                target_mm: tuple[float, float, float], seed: int = 0, px_per_mm: float = 3.0,
                 blur_sigma_px: float = 0.6, noise_sigma: float = 2.0,
                 synth: SyntheticCamera | None = None) -> tuple[np.ndarray, CameraModel]:
     """A BGR photo of a table with the four corner markers (``targets.marker_layout`` dict).
@@ -213,8 +213,8 @@ def table_scene(lens_camera: CameraModel, layout: dict, *, eye_mm: tuple[float, 
     cam = CameraModel(lens_camera.image_size, lens_camera.K, lens_camera.dist,
                       pose.R_cam_from_world, pose.t_cam_from_world_mm)
     all_c = np.concatenate([np.asarray(m["corners_mm"]) for m in layout["markers"]])
-    x0, y0 = all_c.min(axis=0) - 400
-    x1, y1 = all_c.max(axis=0) + 400
+    x0, y0 = all_c.min(axis=0) - 250
+    x1, y1 = all_c.max(axis=0) + 250
     W, H = int((x1 - x0) * px_per_mm), int((y1 - y0) * px_per_mm)
     # a wood-like table: low-frequency colour variation and grain along x
     base = np.array([70, 110, 150], np.float32)
