@@ -99,6 +99,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
                         "automatique. Saisissez le verdict à la main.",
                         "Video referee missing (vision.pipeline): hands only, no automatic "
                         "verdict. Enter the verdict by hand."),
+    "live.referee_off": ("Arbitre vidéo désactivé : mains seulement, pas de verdict automatique. "
+                         "Saisissez le verdict à la main ou chargez un journal d'événements.",
+                         "Video referee off: hands only, no automatic verdict. Enter the "
+                         "verdict by hand or load an event log."),
     "live.referee_on": ("Arbitre vidéo actif", "Video referee active"),
     "live.hands": ("{n} main(s) vue(s)", "{n} hand(s) seen"),
     "live.worker_error": ("Erreur du lecteur vidéo : {error}", "Video reader error: {error}"),
@@ -112,7 +116,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "review.pause": ("Pause", "Pause"),
     "review.step_back": ("◀ Image", "◀ Frame"),
     "review.step": ("Image ▶", "Frame ▶"),
-    "review.next_event": ("Événement suivant ⏭", "Next event ⏭"),
+    "review.next_event": ("Événement suivant »", "Next event »"),
     "review.speed": ("Vitesse", "Speed"),
     "review.frame": ("Image {i} / {n} · {t:.2f} s", "Frame {i} / {n} · {t:.2f} s"),
     "review.nothing": ("Ouvrez un enregistrement (vidéo + fichier d'images) ou une vidéo.",

@@ -68,6 +68,17 @@ def _verdict_line(v: dict[str, Any] | None) -> str:
     return text
 
 
+def _override_text(o: dict[str, Any]) -> str:
+    kind = o.get("kind")
+    if kind == "cancel_fault":
+        return f"{tr('review.cancel_fault')}: {o.get('code')} @ {float(o.get('t', 0)):.2f} s"
+    if kind == "impose_fault":
+        return f"{tr('review.impose_fault')}: {o.get('code')} @ {float(o.get('t', 0)):.2f} s"
+    if kind == "set_fingers":
+        return f"{tr('review.move')} {int(o.get('move', 0)) + 1} → {o.get('fingers')} {tr('review.fingers').lower()}"
+    return json.dumps(o, ensure_ascii=False)
+
+
 class GameScreen(QWidget):
     """Players, route building, attempts, the round table, the chart and the winner."""
 
@@ -82,7 +93,7 @@ class GameScreen(QWidget):
         self.rounds_spin = QSpinBox()
         self.rounds_spin.setRange(1, 10)
         self.rounds_spin.setValue(5)
-        start = QPushButton(tr("game.start"))
+        self.start_btn = start = QPushButton(tr("game.start"))
         start.clicked.connect(self.new_game)
         new_box = QGroupBox(tr("game.new"))
         f = QFormLayout(new_box)
@@ -190,10 +201,11 @@ class GameScreen(QWidget):
         self._run(cmd.NewGame(names, self.rounds_spin.value()))
 
     def place_card(self) -> None:
-        slot = self.slot_combo.currentData()
+        key = self.slot_combo.currentData()
         number = self.card_combo.currentData()
-        if slot is None or number is None:
+        if key is None or number is None:
             return
+        slot = [int(v) for v in str(key).split(",")]
         self._run(cmd.PlaceCardCommand(int(number), int(slot[0]), int(slot[1]),
                                        float(self.rot_combo.currentData())))
 
@@ -232,7 +244,7 @@ class GameScreen(QWidget):
         self._run(cmd.FinishGame())
 
     def _slot_clicked(self, slot: tuple[int, int]) -> None:
-        i = self.slot_combo.findData(slot)
+        i = self.slot_combo.findData(f"{slot[0]},{slot[1]}")
         if i >= 0:
             self.slot_combo.setCurrentIndex(i)
 
@@ -267,7 +279,7 @@ class GameScreen(QWidget):
         legal = s.legal_slots()
         self.slot_combo.clear()
         for sl in legal:
-            self.slot_combo.addItem(f"({sl[0]},{sl[1]})", sl)
+            self.slot_combo.addItem(f"({sl[0]},{sl[1]})", f"{sl[0]},{sl[1]}")
         self.card_combo.clear()
         for n in s.unused_cards():
             holds = g.route.catalog[n].holds
@@ -307,7 +319,7 @@ class GameScreen(QWidget):
         if t.winners:
             names = ", ".join(t.players[i] for i in t.winners)
             key = "game.winners" if len(t.winners) > 1 else "game.winner"
-            self.winner_label.setText("🏆 " + tr(key, names=names))
+            self.winner_label.setText(tr(key, names=names))
         else:
             self.winner_label.setText("")
 
@@ -426,9 +438,9 @@ class LiveScreen(QWidget):
                             score=rf.verdict.get("score", 0)))
         if rf.fault:
             lines.append(tr("live.fault", code=rf.fault.get("code"), detail=rf.fault.get("detail", "")))
-        if not self.win.video_judging:
+        if not self.win.video_judging and self.win.referee_note:
             lines.append("")
-            lines.append(tr("live.hands_only"))
+            lines.append(tr(self.win.referee_note))
         self.evidence.setPlainText("\n".join(lines))
 
 
@@ -452,7 +464,7 @@ class ReviewScreen(QWidget):
         self.play_btn.clicked.connect(self.toggle_play)
         back = QPushButton(tr("review.step_back"))
         back.clicked.connect(lambda: self.seek(self.frame - 1))
-        step = QPushButton(tr("review.step"))
+        self.step_btn = step = QPushButton(tr("review.step"))
         step.clicked.connect(lambda: self.seek(self.frame + 1))
         nxt = QPushButton(tr("review.next_event"))
         nxt.clicked.connect(self.next_event)
@@ -496,11 +508,12 @@ class ReviewScreen(QWidget):
 
         controls = QHBoxLayout()
         for w in (open_btn, back, self.play_btn, step, nxt, QLabel(tr("review.speed")),
-                  self.speed_combo, self.frame_label):
+                  self.speed_combo):
             controls.addWidget(w)
         controls.addStretch(1)
         ov = QGroupBox(tr("review.overrides"))
         of = QFormLayout(ov)
+        of.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapAllRows)
         of.addRow(tr("review.auto"), self.auto_label)
         of.addRow(tr("review.final"), self.final_label)
         of.addRow(self.cancel_btn)
@@ -530,6 +543,7 @@ class ReviewScreen(QWidget):
         sw.setMaximumWidth(400)
         left = QVBoxLayout()
         left.addWidget(self.view, 1)
+        left.addWidget(self.frame_label)
         left.addWidget(self.timeline)
         left.addLayout(controls)
         lw = QWidget()
@@ -680,7 +694,7 @@ class ReviewScreen(QWidget):
         self.final_label.setText(_verdict_line(self.final))
         self.ov_list.clear()
         for o in self.overrides:
-            self.ov_list.addItem(json.dumps(o, ensure_ascii=False))
+            self.ov_list.addItem(_override_text(o))
         nmoves = len((self.final or {}).get("moves", [])) or len((rec.verdict or {}).get("moves", []) if rec else [])
         self.move_spin.setRange(1, max(1, nmoves))
         self.cancel_btn.setEnabled(bool((self.final or {}).get("fault")))
@@ -855,6 +869,7 @@ class MainWindow(QMainWindow):
         self.pending_recording: AttemptResult | None = None
         self.attempt_requested = False
         self.video_judging = False
+        self.referee_note = ""
         self.last_attempt_id: int | None = None
         self.setWindowTitle(tr("app.title"))
         self.video = VideoController(self)
@@ -973,6 +988,7 @@ class MainWindow(QMainWindow):
         ls = self.live_screen
         if kind == "note":
             self.video_judging = text == "live.referee_on"
+            self.referee_note = text
             self.referee_label.setText(tr(text))
             return
         if kind == "lost":

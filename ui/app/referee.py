@@ -81,6 +81,7 @@ class LiveReferee:
         self.fps = float(fps)
         self._model_complexity = model_complexity
         self.mode = "pipeline" if (use_pipeline and pipeline_available()) else "hands"
+        self._disabled = not use_pipeline
         self._ref: Any = None
         self._tracker: Any = None
         self._t0: float | None = None
@@ -93,7 +94,9 @@ class LiveReferee:
     @property
     def note(self) -> str:
         """Message id for the status bar."""
-        return "live.referee_on" if self.judging else "live.hands_only"
+        if self.judging:
+            return "live.referee_on"
+        return "live.referee_off" if self._disabled else "live.hands_only"
 
     def _start(self) -> None:
         if self.judging:
