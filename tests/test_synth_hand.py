@@ -232,3 +232,20 @@ def test_mediapipe_finds_rendered_hand(seed, oblique, tracker):
     err = np.linalg.norm(best.landmarks_px - s.gt_px, axis=1)
     assert err.mean() < 0.15 * s.palm_px, f"mean error {err.mean():.1f}px, palm {s.palm_px:.0f}px"
     assert best.handedness == s.handedness
+
+
+def test_mediapipe_offsets_for_pressing_fingers():
+    """A pressed fingertip is moved further out along the finger than a resting one, and
+    pressing fingers are recognised from the heights of (21, 3) canvas landmarks."""
+    lm_mm = RIGHT.pose((100.0, 100.0), 0.0, {"index": Down(80.0, 245.0)})
+    lm = landmarks_to_canvas_px(lm_mm, 2.0, 600)
+    auto = mediapipe_landmarks_px(lm)
+    np.testing.assert_allclose(auto, mediapipe_landmarks_px(lm[:, :2], down=["index"]))
+    free = mediapipe_landmarks_px(lm[:, :2])
+    tip = FINGERTIPS["index"]
+    along = lm[6, :2] - lm[5, :2]
+    along /= np.linalg.norm(along)
+    assert (auto[tip] - free[tip]) @ along > 0.05 * np.linalg.norm(lm[9, :2] - lm[0, :2])
+    np.testing.assert_allclose(np.delete(auto, [6, 7, 8], 0), np.delete(free, [6, 7, 8], 0))
+    with pytest.raises(ValueError, match="unknown finger 'pinky'"):
+        mediapipe_landmarks_px(lm, down=["pinky"])

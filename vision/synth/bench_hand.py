@@ -26,7 +26,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.landmarks import FINGERTIPS
+from vision.landmarks import FINGER_JOINTS, FINGERTIPS
 from vision.synth.hand import (
     FINGERS,
     _YAW_NEUTRAL_DEG,
@@ -205,7 +205,7 @@ def make_sample(seed: int, oblique: bool, *, style: HandStyle | None = None) -> 
         return cv2.perspectiveTransform(xy[None].astype(np.float64), H)[0]
 
     gt_raw = warp(lm_px[:, :2])
-    gt_mp = warp(mediapipe_landmarks_px(lm_px))
+    gt_mp = warp(mediapipe_landmarks_px(lm_px, down=down))
     return Sample(img, gt_mp, gt_raw, style.handedness,
                   float(np.linalg.norm(gt_raw[9] - gt_raw[0])), render_s, render_cpu_s, down,
                   oblique)
@@ -237,6 +237,29 @@ def _draw(img: np.ndarray, gt: np.ndarray, found: np.ndarray | None, label: str)
     return out
 
 
+def time_place(n: int = 300, seed: int = 0) -> dict[str, float]:
+    """Time :meth:`HandModel.place` on random 1–4 finger target sets (some unreachable)."""
+    rng = np.random.default_rng(seed)
+    times, cpu, found = [], [], 0
+    for _ in range(n):
+        model = HandModel(random_style(rng))
+        k = int(rng.integers(1, 5))
+        names = sorted(rng.choice(len(FINGERS), size=k, replace=False).tolist())
+        base = rng.uniform([-40, 120], [40, 170])
+        targets = {FINGERS[i]: (float(base[0] + (i - 2) * model.mirror * rng.uniform(10, 35)),
+                                float(base[1] + rng.uniform(-35, 25)))
+                   for i in names}
+        t0, c0 = time.perf_counter(), time.process_time()
+        p = model.place(targets)
+        times.append(time.perf_counter() - t0)
+        cpu.append(time.process_time() - c0)
+        found += p is not None
+    ms = np.array(times) * 1000
+    return {"mean_ms": float(ms.mean()), "p95_ms": float(np.percentile(ms, 95)),
+            "max_ms": float(ms.max()), "cpu_mean_ms": float(np.mean(cpu) * 1000),
+            "feasible": found / n}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m vision.synth.bench_hand", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -254,7 +277,9 @@ def main(argv: list[str] | None = None) -> int:
     views = [False] if args.straight_only else [False, True]
     rows = []
     sheet_tiles = []
-    residuals = []  # (21, 2) per detection, in the offset frames, palm units (for fitting)
+    # Per detection: (21, 2) residuals in the offset frames, palm units, and (21,) flags of
+    # the joints of fingers pressing the table (for fitting the two offset tables).
+    residuals: list[tuple[np.ndarray, np.ndarray]] = []
     with HandTracker(static_image_mode=True, max_num_hands=2) as tracker:
         for seed in seeds:
             for oblique in views:
@@ -276,7 +301,10 @@ def main(argv: list[str] | None = None) -> int:
                                hand_ok=found.handedness == s.handedness)
                     frames = _offset_frames(s.gt_raw_px)
                     d = (found.landmarks_px - s.gt_raw_px) / s.palm_px
-                    residuals.append(np.einsum("nji,nj->ni", frames, d))
+                    flags = np.zeros(21, dtype=bool)
+                    for f in s.down:
+                        flags[list(FINGER_JOINTS[f][1:])] = True
+                    residuals.append((np.einsum("nji,nj->ni", frames, d), flags))
                 rows.append(row)
                 if len(sheet_tiles) < 12:
                     lab = (f"{seed}{' obl' if oblique else ''} "
@@ -289,12 +317,21 @@ def main(argv: list[str] | None = None) -> int:
                          else "not detected"), file=sys.stderr)
 
     _report(rows)
+    tp = time_place()
+    print(f"HandModel.place: {tp['mean_ms']:.2f} ms mean ({tp['cpu_mean_ms']:.2f} ms CPU), "
+          f"{tp['p95_ms']:.2f} ms p95, "
+          f"{tp['max_ms']:.2f} ms max over 300 random 1-4 finger target sets "
+          f"({tp['feasible']:.0%} feasible)")
     if args.fit_offsets and residuals:
-        table = np.median(np.stack(residuals), axis=0)
-        print("\n_MP_OFFSETS = np.array([")
-        for i, (a, c) in enumerate(table):
-            print(f"    ({a: .4f}, {c: .4f}),  # {i}")
-        print("])")
+        res = np.stack([r for r, _ in residuals])
+        flags = np.stack([f for _, f in residuals])
+        for name, sel in (("_MP_OFFSETS", ~flags), ("_MP_OFFSETS_DOWN", flags)):
+            print(f"\n{name} = np.array([")
+            for i in range(21):
+                rows = res[sel[:, i], i] if sel[:, i].any() else res[:, i]
+                a, c = np.median(rows, axis=0)
+                print(f"    ({a: .4f}, {c: .4f}),  # {i} (n={len(rows)})")
+            print("])  # fmt: skip")
     if args.sheet and sheet_tiles:
         while len(sheet_tiles) % 4:
             sheet_tiles.append(np.zeros_like(sheet_tiles[0]))

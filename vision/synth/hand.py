@@ -480,18 +480,15 @@ class HandModel:
         heads = np.radians(np.arange(hmin, hmax + 1e-9, 5.0))
         off = np.array([(dx, dy) for dx in (-24, -12, 0, 12, 24) for dy in (-24, -12, 0, 12, 24)],
                        dtype=float) * s
-        cands = []
-        for h in heads:
-            # Root + comfortable reach along the neutral yaw, in local coordinates.
-            tip_local = root_uv + comfort_h[:, None] * np.stack([np.sin(yaw0), np.cos(yaw0)], 1)
-            c, sn = math.cos(h), math.sin(h)
-            tl = tip_local.copy()
-            tl[:, 0] *= self.mirror
-            tip_world_rel = np.stack([c * tl[:, 0] - sn * tl[:, 1], sn * tl[:, 0] + c * tl[:, 1]], 1)
-            wrist0 = (tgt - tip_world_rel).mean(0)
-            for o in off:
-                cands.append((wrist0[0] + o[0], wrist0[1] + o[1], h))
-        cand = np.array(cands)  # (N, 3)
+        # Root + comfortable reach along the neutral yaw, in local then world coordinates.
+        tl = root_uv + comfort_h[:, None] * np.stack([np.sin(yaw0), np.cos(yaw0)], 1)  # (F, 2)
+        tl = tl * np.array([self.mirror, 1.0])
+        c, sn = np.cos(heads)[:, None], np.sin(heads)[:, None]  # (Hd, 1)
+        rel = np.stack([c * tl[None, :, 0] - sn * tl[None, :, 1],
+                        sn * tl[None, :, 0] + c * tl[None, :, 1]], axis=-1)  # (Hd, F, 2)
+        wrist0 = (tgt[None] - rel).mean(axis=1)  # (Hd, 2)
+        xy = (wrist0[:, None, :] + off[None, :, :]).reshape(-1, 2)
+        cand = np.column_stack([xy, np.repeat(heads, len(off))])  # (N, 3)
         best = self._evaluate(cand, names, tgt, root_uv, root_z, pitch, comfort_h, yaw0, ylo, yhi,
                               heading_hint_deg, near_wrist_xy_mm)
         if best is None:
@@ -1040,51 +1037,92 @@ def finish_image(image_bgr: np.ndarray, rng: np.random.Generator, *, blur_sigma_
 
 
 # Offsets from the model's landmarks to where MediaPipe puts them, per landmark, as
-# (along, across) in units of the palm's image size: for the wrist and finger roots
-# "along" is the hand's axis (wrist → middle root) and "across" points to the little
-# finger; for the other joints of a finger "along" is that finger's direction (root → 2nd
-# joint in the image) and "across" its perpendicular towards the little-finger side.
-# Measured with ``python -m vision.synth.bench_hand`` (see its --fit-offsets option).
+# (along, across) in units of the palm's image size (wrist → middle root): for the wrist and
+# finger roots "along" is the hand's axis (wrist → middle root) and "across" points to the
+# little finger; for the other joints of a finger "along" is that finger's direction (root →
+# 2nd joint in the image) and "across" its perpendicular towards the little-finger side.
+# Two tables: fingers that rest or are lifted, and fingers pressing the table (MediaPipe puts
+# a pressed tip ~0.1–0.15 palm further out along the finger, as on real video). Medians
+# measured with ``python -m vision.synth.bench_hand --seeds 1000-1079 --fit-offsets``.
 _MP_OFFSETS = np.array([
-    ( 0.1425,  0.0183),  # 0
-    ( 0.1016, -0.0918),  # 1
-    (-0.0048, -0.0293),  # 2
-    (-0.0375, -0.0138),  # 3
-    (-0.0280, -0.0107),  # 4
-    (-0.0850, -0.0073),  # 5
-    (-0.1276, -0.0059),  # 6
-    (-0.0824,  0.0009),  # 7
-    ( 0.0176,  0.0043),  # 8
-    (-0.0905, -0.0028),  # 9
-    (-0.1321,  0.0022),  # 10
-    (-0.0900,  0.0050),  # 11
-    (-0.0058,  0.0019),  # 12
-    (-0.0595, -0.0029),  # 13
-    (-0.1191,  0.0048),  # 14
-    (-0.0801,  0.0036),  # 15
-    ( 0.0230, -0.0048),  # 16
-    (-0.0247,  0.0076),  # 17
-    (-0.0742,  0.0047),  # 18
-    (-0.0564,  0.0067),  # 19
-    (-0.0079,  0.0001),  # 20
-])
+    ( 0.1412,  0.0194),  # 0 (n=159)
+    ( 0.0951, -0.0916),  # 1 (n=159)
+    ( 0.0255, -0.0299),  # 2 (n=90)
+    (-0.0053, -0.0124),  # 3 (n=90)
+    (-0.0413, -0.0138),  # 4 (n=90)
+    (-0.0815, -0.0050),  # 5 (n=159)
+    (-0.0954, -0.0057),  # 6 (n=84)
+    (-0.0678, -0.0031),  # 7 (n=84)
+    (-0.0135, -0.0011),  # 8 (n=84)
+    (-0.0846, -0.0032),  # 9 (n=159)
+    (-0.1046,  0.0022),  # 10 (n=74)
+    (-0.0876,  0.0024),  # 11 (n=74)
+    (-0.0446, -0.0019),  # 12 (n=74)
+    (-0.0556, -0.0015),  # 13 (n=159)
+    (-0.0766,  0.0063),  # 14 (n=70)
+    (-0.0776,  0.0076),  # 15 (n=70)
+    (-0.0513, -0.0002),  # 16 (n=70)
+    (-0.0217,  0.0071),  # 17 (n=159)
+    (-0.0697,  0.0062),  # 18 (n=88)
+    (-0.0597,  0.0093),  # 19 (n=88)
+    (-0.0200,  0.0006),  # 20 (n=88)
+])  # fmt: skip
+_MP_OFFSETS_DOWN = np.array([
+    ( 0.1412,  0.0194),  # 0 (n=159)
+    ( 0.0951, -0.0916),  # 1 (n=159)
+    (-0.0598, -0.0334),  # 2 (n=69)
+    (-0.0875, -0.0177),  # 3 (n=69)
+    ( 0.0092,  0.0010),  # 4 (n=69)
+    (-0.0815, -0.0050),  # 5 (n=159)
+    (-0.1763, -0.0058),  # 6 (n=75)
+    (-0.0908,  0.0027),  # 7 (n=75)
+    ( 0.1057,  0.0067),  # 8 (n=75)
+    (-0.0846, -0.0032),  # 9 (n=159)
+    (-0.1763,  0.0038),  # 10 (n=85)
+    (-0.0751,  0.0094),  # 11 (n=85)
+    ( 0.1489,  0.0037),  # 12 (n=85)
+    (-0.0556, -0.0015),  # 13 (n=159)
+    (-0.1435,  0.0061),  # 14 (n=89)
+    (-0.0785,  0.0004),  # 15 (n=89)
+    ( 0.1306, -0.0135),  # 16 (n=89)
+    (-0.0217,  0.0071),  # 17 (n=159)
+    (-0.0778,  0.0058),  # 18 (n=71)
+    (-0.0395, -0.0001),  # 19 (n=71)
+    ( 0.0811, -0.0122),  # 20 (n=71)
+])  # fmt: skip
 
 
-def mediapipe_landmarks_px(landmarks_px: np.ndarray) -> np.ndarray:
+def mediapipe_landmarks_px(landmarks_px: np.ndarray, *, down: Collection[str] | None = None
+                           ) -> np.ndarray:
     """Rendered landmarks (21, 2 or 3) in canvas/image px → MediaPipe's convention (21, 2).
 
-    Applies the fixed per-landmark offset table measured by the benchmark: e.g. MediaPipe
-    puts the tip a little beyond the modelled contact point and the wrist slightly towards
-    the forearm. Use it to compare renders with MediaPipe; the un-shifted landmarks stay the
-    physical ground truth (where a finger touches the table).
+    Applies the fixed per-landmark offset tables measured by the benchmark (e.g. MediaPipe
+    puts the wrist a little towards the fingers, the knuckles a little back, and the tip of a
+    finger pressing the table ~0.1 palm further out along the finger). Use it to compare
+    renders with MediaPipe; the un-shifted landmarks stay the physical ground truth (where a
+    finger touches the table).
+
+    Args:
+        landmarks_px: (21, 2) image/canvas px, or (21, 3) canvas px with heights.
+        down: fingers pressing the table (their PIP, DIP and tip take the pressed-finger
+            offsets). None: inferred from the heights when given (tip within 3 % of the palm
+            size of the table), else no finger is taken as pressing.
     """
     lm = np.asarray(landmarks_px, dtype=np.float64)
     if lm.ndim != 2 or lm.shape[0] != 21 or lm.shape[1] not in (2, 3):
         raise ValueError(f"landmarks_px must have shape (21, 2) or (21, 3), got {lm.shape}")
     xy = lm[:, :2]
-    frames = _offset_frames(xy)
     palm = _palm_size(xy)
-    return xy + palm * np.einsum("nij,nj->ni", frames, _MP_OFFSETS)
+    if down is None:
+        down = ([f for f in FINGERS if lm[FINGER_JOINTS[f].tip, 2] < 0.03 * palm]
+                if lm.shape[1] == 3 else [])
+    table = _MP_OFFSETS.copy()
+    for f in down:
+        if f not in FINGER_JOINTS:
+            raise ValueError(f"unknown finger {f!r} in down; expected one of {FINGERS}")
+        rows = list(FINGER_JOINTS[f][1:])
+        table[rows] = _MP_OFFSETS_DOWN[rows]
+    return xy + palm * np.einsum("nij,nj->ni", _offset_frames(xy), table)
 
 
 def _palm_size(xy: np.ndarray) -> float:
