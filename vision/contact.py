@@ -41,6 +41,11 @@ class ContactParams:
         on_s, off_s: time the evidence must hold to put a finger down / lift it.
         on_level, off_level: evidence thresholds of the hysteresis.
         occlusion_weight: weight of the covered-hold cue in the evidence (0 ignores it).
+        press_lo, press_hi: pressing score mapped to 0..1 evidence between these.
+        seg_drop, ext_drop: how much shorter than relaxed (fraction) the distal phalanx and the
+            whole finger look when pressed (foreshortening: a pressing finger points down).
+        baseline_pct, history: the relaxed lengths are this percentile of the last ``history``
+            frames (the hand's own scale and pose, learnt on the fly).
     """
 
     along_expected: float = -0.2
@@ -54,6 +59,12 @@ class ContactParams:
     on_level: float = 0.5
     off_level: float = 0.3
     occlusion_weight: float = 0.3
+    seg_drop: float = 0.4
+    press_lo: float = 0.5
+    press_hi: float = 0.9
+    ext_drop: float = 0.2
+    baseline_pct: float = 80.0
+    history: int = 300
 
 
 def _finger_axes(lm: np.ndarray, finger: str) -> tuple[np.ndarray, np.ndarray, float]:
@@ -163,7 +174,24 @@ class ContactDetector:
         self._off_start: list[tuple[float, int] | None] = [None] * len(FINGERS)
         self._last_tips: np.ndarray | None = None
         self._last_t: float | None = None
-        self._ext_max = np.zeros(len(FINGERS), np.float32)
+        self._lengths: list[np.ndarray] = []
+
+    def pressing(self, lm: np.ndarray) -> np.ndarray:
+        """(5,) 0..1: how much each finger looks pressed down (shorter than relaxed)."""
+        palm = palm_size_px(lm)
+        L = np.zeros((len(FINGERS), 2), np.float32)
+        for k, f in enumerate(FINGERS):
+            j = FINGER_JOINTS[f]
+            L[k, 0] = np.linalg.norm(lm[j.tip] - lm[j.mcp]) / palm
+            L[k, 1] = np.linalg.norm(lm[j.tip] - lm[j.dip]) / palm
+        self._lengths.append(L)
+        if len(self._lengths) > self.p.history:
+            self._lengths.pop(0)
+        base = np.percentile(np.array(self._lengths), self.p.baseline_pct, axis=0)
+        r = L / np.maximum(base, 1e-6)
+        d_ext = np.clip((1 - r[:, 0]) / self.p.ext_drop, 0, 1)
+        d_seg = np.clip((1 - r[:, 1]) / self.p.seg_drop, 0, 1)
+        return (0.5 * d_ext + 0.5 * d_seg).astype(np.float32)
 
     def update(self, lm: np.ndarray | None, t_s: float, frame_index: int, route: RouteObservation,
                occlusion: np.ndarray | None = None) -> tuple[ContactObservation, list[dict[str, Any]]]:
@@ -185,7 +213,10 @@ class ContactDetector:
                 speed = np.zeros(n)
             self._last_tips, self._last_t = tips, t_s
             still = np.clip(1.5 - speed / p.still_speed, 0.0, 1.0)
-            evidence = (geo * (0.5 + 0.5 * still)).astype(np.float32)
+            press = self.pressing(lm)
+            self.last_press = press
+            pressed = np.clip((press - p.press_lo) / max(p.press_hi - p.press_lo, 1e-6), 0, 1)
+            evidence = (np.sqrt(geo) * pressed * (0.4 + 0.6 * still)).astype(np.float32)
             if occlusion is not None and p.occlusion_weight > 0:
                 for k, c in enumerate(cands):
                     if c is not None and c in route.holds.ids:

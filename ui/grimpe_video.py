@@ -1,0 +1,175 @@
+"""`arbitre grimpe judge-video VIDEO`: judge a Grimpe! climb from a video file.
+
+``ui/cmd_grimpe.py`` adds the command to its group with :func:`add_parser`. The heavy modules
+(cv2, mediapipe, numpy) are imported inside the handler only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from ui.errors import UserError
+
+__all__ = ["add_parser", "judge_video"]
+
+
+def add_parser(grimpe_subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    """Add ``judge-video`` to the ``arbitre grimpe`` group; returns its parser."""
+    p = grimpe_subparsers.add_parser(
+        "judge-video",
+        help="judge one climb from a video file",
+        description="Find the route's holds, follow the climbing hand, detect which finger "
+        "goes down in which hold and when, and judge the climb with the rules of "
+        "'arbitre grimpe judge'. Prints the verdict with the frame and time of every event and "
+        "of the fault. Progress on stderr.",
+    )
+    p.add_argument("video", metavar="VIDEO", help="the video of the climb (e.g. .mp4)")
+    p.add_argument("--route", metavar="ROUTE.json",
+                   help="the route (holds with positions): hold ids in the verdict follow it; "
+                   "without it holds are named h1, h2... from the bottom of the image")
+    p.add_argument("--calibration", metavar="CAL", help="calibration file (arbitre calibrate)")
+    p.add_argument("--colour-map", metavar="FILE", help='JSON {"colour": "finger", ...}')
+    p.add_argument("--json", action="store_true", help="print the verdict as JSON on stdout")
+    p.add_argument("--events-out", metavar="EVENTS.jsonl",
+                   help="write the detected events (judge format, with frame and confidence)")
+    p.add_argument("--annotated-out", metavar="OUT.mp4", help="write an annotated video")
+    p.add_argument("--stride", type=int, default=None,
+                   help="run the hand tracker on one frame in N (default: ~15 per second)")
+    p.set_defaults(func=judge_video)
+    return p
+
+
+def _load_route(path: str | None) -> dict[str, Any] | None:
+    if path is None:
+        return None
+    p = Path(path)
+    if not p.is_file():
+        raise UserError(f"{p}: no such route file; give the ROUTE.json of the climbed route")
+    try:
+        data = json.loads(p.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise UserError(f"{p}: not a readable JSON route ({exc})") from None
+    holds = data.get("holds") if isinstance(data, dict) else None
+    if not isinstance(holds, list) or not holds:
+        raise UserError(f"{p}: a route needs a 'holds' list (id, colour, x_mm, y_mm)")
+    for i, h in enumerate(holds):
+        if not isinstance(h, dict) or not {"id", "colour", "x_mm", "y_mm"} <= set(h):
+            raise UserError(f"{p}: holds[{i}] needs id, colour, x_mm and y_mm to be found in a video")
+    return data
+
+
+def judge_video(args: argparse.Namespace) -> int:
+    route = _load_route(args.route)
+    calibration = None
+    if args.calibration:
+        try:
+            from calibration.file import load_calibration
+
+            calibration = load_calibration(args.calibration)
+        except (OSError, ValueError) as exc:
+            raise UserError(f"{args.calibration}: cannot use this calibration ({exc})") from None
+    colour_map = None
+    if args.colour_map:
+        from games.grimpe.cards import CatalogError, ColourMap
+
+        try:
+            colour_map = ColourMap.load(args.colour_map)
+        except (OSError, ValueError, CatalogError) as exc:
+            raise UserError(f"{args.colour_map}: bad colour map ({exc})") from None
+    if args.stride is not None and args.stride < 1:
+        raise UserError(f"--stride {args.stride}: give 1 or more")
+
+    import cv2
+    from tqdm import tqdm
+
+    from vision.pipeline import GrimpeReferee
+    from vision.route_detect import RouteNotFound
+    from vision.video import VideoError, VideoReader
+
+    try:
+        reader = VideoReader(args.video)
+    except VideoError as exc:
+        raise UserError(str(exc)) from None
+    writer = None
+    try:
+        try:
+            referee = GrimpeReferee(route, calibration, reader.fps, stride=args.stride,
+                                    colour_map=colour_map)
+        except RouteNotFound as exc:
+            raise UserError(f"{args.route}: {exc}") from None
+        if args.annotated_out:
+            info = reader.info
+            writer = cv2.VideoWriter(args.annotated_out, cv2.VideoWriter_fourcc(*"mp4v"), info.fps,
+                                     (info.width, info.height))
+            if not writer.isOpened():
+                raise UserError(f"{args.annotated_out}: cannot write a video there (use .mp4)")
+        total = reader.info.frame_count or None
+        with tqdm(total=total, desc="judging", unit="frame", disable=None, file=sys.stderr) as bar:
+            while True:
+                idx = reader.next_index
+                if writer is None and not referee.wants_frame(idx):
+                    if not reader.skip():
+                        break
+                    bar.update(1)
+                    continue
+                item = reader.read()
+                if item is None:
+                    break
+                i, t, frame = item
+                result = referee.update(frame, t, i)
+                if writer is not None:
+                    writer.write(referee.annotate(frame, result))
+                bar.update(1)
+        verdict = referee.finish()
+        frames = verdict["frames"]
+        if referee.route is None:
+            raise UserError(
+                f"{args.video}: no route found (no coloured hold rings were recognised in the "
+                f"first frames{'' if route is None else ' that match ' + str(args.route)}); film "
+                "the whole route from above, well lit, with the hand away at the start")
+        if frames["with_hand"] == 0:
+            raise UserError(f"{args.video}: no hand was found in {frames['processed']} frames "
+                            "looked at; keep the climbing hand in view")
+    finally:
+        reader.close()
+        if writer is not None:
+            writer.release()
+        close = getattr(locals().get("referee"), "close", None)
+        if close is not None:
+            close()
+    if args.events_out:
+        try:
+            with open(args.events_out, "w", encoding="utf-8") as f:
+                for ev in verdict["events"]:
+                    f.write(json.dumps(ev) + "\n")
+        except OSError as exc:
+            raise UserError(f"{args.events_out}: cannot write the events ({exc})") from None
+    if args.json:
+        print(json.dumps(verdict, indent=1))
+    else:
+        print(_text(verdict))
+    return 0
+
+
+def _text(verdict: dict[str, Any]) -> str:
+    from games.grimpe.climb import Verdict, format_verdict
+
+    core = {k: verdict[k] for k in ("result", "score", "moves", "fault", "warnings", "t_summit")}
+    lines = [format_verdict(Verdict.from_json(core)), "", "Events seen:"]
+    for ev in verdict["events"]:
+        what = ev["type"] + (f" {ev['finger']}" if "finger" in ev else "") + (
+            f" → {ev['target']}" if "target" in ev else "") + (f" card {ev['card']}" if "card" in ev else "")
+        lines.append(f"  {ev['t']:6.2f} s  frame {ev.get('frame', '?'):>5}  {what}"
+                     f"  (confidence {ev.get('confidence', 1.0):.2f})")
+    r = verdict.get("route")
+    if r:
+        seen = sum(h["seen"] for h in r["holds"])
+        lines.append(f"Route: {seen}/{len(r['holds'])} holds seen; flagged: "
+                     f"{', '.join(r['low_confidence']) or 'none'}")
+        for pr in r["problems"]:
+            lines.append(f"  note: {pr}")
+    return "\n".join(lines)
