@@ -96,6 +96,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     c.set_defaults(func=_cards)
 
+    from ui.grimpe_video import add_parser as add_judge_video
+
+    add_judge_video(g)
+
 
 # --- reading files -----------------------------------------------------------------------------
 
