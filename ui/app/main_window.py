@@ -156,6 +156,7 @@ class GameScreen(QWidget):
         self.table = QTableWidget()
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setMinimumHeight(120)
+        self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.chart = ScoreChart()
         self.winner_label = QLabel()
         self.winner_label.setStyleSheet("font-size: 16px; font-weight: bold; color: #8a5a00;")
@@ -283,7 +284,7 @@ class GameScreen(QWidget):
         self.card_combo.clear()
         for n in s.unused_cards():
             holds = g.route.catalog[n].holds
-            self.card_combo.addItem(f"{n} · " + " ".join(h.colour for h in holds), n)
+            self.card_combo.addItem(f"{n} · " + " ".join(tr("colour." + h.colour) for h in holds), n)
         self.route_view.set_route(s.route_json(), legal, legal[0] if legal else None)
         self.place_box.setEnabled(bool(legal))
         self.attempt_box.setEnabled(s.phase == "climb")
@@ -965,8 +966,9 @@ class MainWindow(QMainWindow):
             self.video.worker.set_next_attempt(self.attempt_meta())
 
     # --- video --------------------------------------------------------------------------------------
-    def open_source(self, spec: VideoSpec) -> None:
-        self.video.start(spec, self.recordings_dir, route=self.current_route(),
+    def open_source(self, spec: VideoSpec, route: dict[str, Any] | None = None) -> None:
+        """Start reading ``spec``; the referee uses the game's route, else ``route``."""
+        self.video.start(spec, self.recordings_dir, route=self.current_route() or route,
                          model_complexity=self.model_complexity, use_pipeline=self.use_pipeline)
         self.video.worker.set_next_attempt(self.attempt_meta())  # type: ignore[union-attr]
         self.source_label.setText(spec.label())
@@ -979,7 +981,9 @@ class MainWindow(QMainWindow):
             self.live_screen.message.setText(tr("live.cannot_open", source="sample_videos/",
                                                 reason="no video"))
             return
-        self.open_source(VideoSpec.for_file(p, loop=True))
+        from ui.app.video import sample_route
+
+        self.open_source(VideoSpec.for_file(p, loop=True), route=sample_route(p))
 
     def _on_frame(self, lf: LiveFrame) -> None:
         self.live_screen.show_frame(lf)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["Frame", "FrameSource", "SourceError", "VideoSpec", "sample_video_path"]
+__all__ = ["Frame", "FrameSource", "SourceError", "VideoSpec", "sample_route", "sample_video_path"]
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 SAMPLE_DIR = REPO_ROOT / "sample_videos"
@@ -25,12 +25,27 @@ class SourceError(RuntimeError):
 
 
 def sample_video_path() -> Path | None:
-    """The bundled sample clip: the first video under ``sample_videos/`` (sorted), or None."""
+    """The bundled sample clip: ``sample_videos/clean_top/video.mp4`` (a legal climb seen from
+    above), else the first video under ``sample_videos/`` (sorted), or None."""
     if not SAMPLE_DIR.is_dir():
         return None
+    preferred = SAMPLE_DIR / "clean_top" / "video.mp4"
+    if preferred.is_file() and preferred.stat().st_size > 0:
+        return preferred
     videos = sorted(p for p in SAMPLE_DIR.rglob("*") if p.suffix.lower() in VIDEO_SUFFIXES
                     and p.is_file() and p.stat().st_size > 0)
     return videos[0] if videos else None
+
+
+def sample_route(video: Path) -> dict | None:
+    """The ``route.json`` next to a sample clip (the route the clip was rendered with), or None."""
+    import json
+
+    p = Path(video).parent / "route.json"
+    try:
+        return json.loads(p.read_text(encoding="utf-8")) if p.is_file() else None
+    except (OSError, ValueError):
+        return None
 
 
 @dataclass(frozen=True)

@@ -145,11 +145,11 @@ class RouteView(QWidget):
         zones = route.get("zones") or {}
         self._label_cell(p, rect(d["col"], d["row"]), "Départ", QColor(120, 90, 60))
         start = zones.get("start") or {"col": d["col"], "row": d["row"] + 1}
-        self._zone(p, rect(start["col"], start["row"]), "start",
+        self._zone(p, rect(start["col"], start["row"]), tr("route.start_zone"),
                    QColor(90, 170, 90))
         if zones.get("finish"):
             f = zones["finish"]
-            self._zone(p, rect(f["col"], f["row"]), "finish", QColor(200, 120, 40))
+            self._zone(p, rect(f["col"], f["row"]), tr("route.finish_zone"), QColor(200, 120, 40))
         if route.get("arrivee"):
             a = route["arrivee"]
             self._label_cell(p, rect(a["col"], a["row"]), "Arrivée", QColor(160, 60, 60))
@@ -184,7 +184,9 @@ class RouteView(QWidget):
             p.setBrush(QColor(40, 200, 90, 90 if sel else 45))
             p.drawRect(rc)
             p.setPen(QColor(20, 110, 50))
-            p.drawText(rc, Qt.AlignmentFlag.AlignCenter, f"({s[0]},{s[1]})")
+            p.drawText(rc.adjusted(0, 0, 0, -4),
+                       Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignBottom,
+                       f"({s[0]},{s[1]})")
         p.end()
 
     @staticmethod
@@ -230,7 +232,7 @@ class ScoreChart(QWidget):
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
         p.fillRect(self.rect(), QColor(255, 255, 255))
         fm = p.fontMetrics()
-        left, right, top, bottom = 34, 10 + max([fm.horizontalAdvance(n) for n in self.names] + [0]) + 14, 22, 24
+        left, right, top, bottom = 34, 16, 22, 24
         w = max(10, self.width() - left - right)
         h = max(10, self.height() - top - bottom)
         ymax = max([max(s) for s in self.series if s] + [5])
@@ -255,9 +257,14 @@ class ScoreChart(QWidget):
             p.setBrush(col)
             for pt in pts[1:]:
                 p.drawEllipse(pt, 3, 3)
-            if k < len(self.names):
-                end = pts[-1]
-                p.drawText(QPointF(end.x() + 6, end.y() + 4 + 12 * (k % 2)), self.names[k])
+        ly = top + 4
+        for k, name in enumerate(self.names):  # legend, top left of the plot
+            col = SERIES[k % len(SERIES)]
+            p.fillRect(QRectF(left + 8, ly + 4, 14, 4), col)
+            p.setPen(col)
+            total = self.series[k][-1] if k < len(self.series) and self.series[k] else 0
+            p.drawText(QPointF(left + 28, ly + 10), f"{name} ({total})")
+            ly += fm.height()
         p.end()
 
 

@@ -1,0 +1,42 @@
+"""A sample clip judged on the fly by the real video referee (vision.pipeline), then opened for
+review: sidecar per frame, judge-format events, timeline markers and an annotated clip."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from ui.app.export import annotated_clip
+from ui.app.referee import pipeline_available
+from ui.app.review_data import FrameReader, judge_video
+
+ROOT = Path(__file__).resolve().parents[1]
+CLIP = ROOT / "sample_videos" / "wrong_finger_top"
+
+
+@pytest.mark.skipif(not (CLIP / "video.mp4").is_file(), reason="sample clip wrong_finger_top missing")
+@pytest.mark.skipif(not pipeline_available(), reason="vision.pipeline (the video judge) missing")
+def test_judge_a_sample_clip_and_review_it(tmp_path):
+    route = json.loads((CLIP / "route.json").read_text())
+    rec = judge_video(CLIP / "video.mp4", tmp_path, route=route, model_complexity=1)
+    n = FrameReader(CLIP / "video.mp4").count()
+    assert rec.frame_count == n and rec.sidecar is not None and rec.sidecar.complete
+    assert rec.verdict is not None and rec.verdict["result"] in ("summit", "fault", "incomplete")
+    # the synthetic hand is seen by MediaPipe in most frames
+    with_hand = sum(1 for f in rec.sidecar.frames if f["hands"])
+    assert with_hand >= 0.5 * n, f"hands in {with_hand}/{n} frames"
+    # every event the referee emitted is in the events file and on the timeline
+    assert len(rec.events) == len(rec.sidecar.events())
+    downs = [e for e in rec.events if e["type"] == "down"]
+    markers = rec.markers()
+    assert sum(m.kind == "event" for m in markers) == len(downs) + sum(
+        e["type"] in ("card_moved", "other_hand") for e in rec.events)
+    assert all(0 <= m.frame < n for m in markers)
+    truth = json.loads((CLIP / "ground_truth.json").read_text())["expected_verdict"]
+    print(f"judged {rec.verdict['result']} {rec.verdict['score']} "
+          f"(fault {(rec.verdict.get('fault') or {}).get('code')}); truth {truth['result']} "
+          f"{(truth.get('fault') or {}).get('code')}; {len(rec.events)} events")
+    out = tmp_path / "clip.mp4"
+    assert annotated_clip(rec, out) == n and FrameReader(out).count() == n
