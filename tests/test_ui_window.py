@@ -203,3 +203,19 @@ def test_every_message_has_both_languages():
     assert i18n.default_language({"LANG": "fr_FR.UTF-8"}) == "fr"
     assert i18n.default_language({"LANG": "en_GB.UTF-8"}) == "en"
     assert i18n.default_language({"LC_ALL": "fr_CA.UTF-8", "LANG": "en_US"}) == "fr"
+
+
+def test_review_opens_any_video_judged_in_a_worker(qtbot, window, tmp_path):
+    win = window("en")
+    clip = make_video(tmp_path / "any.mp4", frames=30)
+    rs = win.review_screen
+    win.tabs.setCurrentWidget(rs)
+    rs.open_path(clip)
+    assert rs.judge.busy  # judged off the GUI thread
+    qtbot.waitUntil(lambda: rs.rec is not None, timeout=30000)
+    assert rs.rec.frame_count == 30 and rs.rec.sidecar is not None
+    assert rs.rec.verdict is None  # hands only: no made-up verdict
+    rs.seek(29)
+    assert rs.frame == 29 and "30 / 30" in rs.frame_label.text()
+    rs.next_event()  # no event: stays
+    assert rs.frame == 29

@@ -140,6 +140,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "review.clear": ("Tout annuler", "Clear all"),
     "review.evidence_none": ("Pas de preuve à cette image.", "No evidence at this frame."),
     "review.event": ("{t:.2f} s · {type} {finger} → {target}", "{t:.2f} s · {type} {finger} → {target}"),
+    "review.judging": ("Jugement de {name}… image {frame}", "Judging {name}… frame {frame}"),
     "review.export_clip": ("Exporter le clip annoté…", "Export annotated clip…"),
     "review.clip_saved": ("Clip enregistré : {path}", "Clip saved: {path}"),
     "review.sidecar_missing": ("Pas de fichier d'images : recherche par numéro d'image.",

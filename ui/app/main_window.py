@@ -44,11 +44,11 @@ from games.grimpe.climb import FAULT_CODES, EventError
 from games.grimpe.overrides import OverrideError
 from ui.app import commands as cmd
 from ui.app.i18n import tr
-from ui.app.review_data import FrameReader, Recording, judge_video, open_recording
+from ui.app.review_data import FrameReader, Recording, open_recording
 from ui.app.session import SessionError
 from ui.app.video import VideoSpec, sample_video_path
 from ui.app.widgets import RouteView, ScoreChart, Timeline, VideoView
-from ui.app.workers import AttemptResult, LiveFrame, VideoController
+from ui.app.workers import AttemptResult, JudgeController, LiveFrame, VideoController
 
 __all__ = ["MainWindow"]
 
@@ -506,6 +506,7 @@ class ReviewScreen(QWidget):
         self.message.setStyleSheet("color: #a00000;")
         self.play_timer = QTimer(self)
         self.play_timer.timeout.connect(self._tick)
+        self.judge = JudgeController(self)
 
         controls = QHBoxLayout()
         for w in (open_btn, back, self.play_btn, step, nxt, QLabel(tr("review.speed")),
@@ -564,20 +565,27 @@ class ReviewScreen(QWidget):
     def open_path(self, path: str | Path, *, judge: bool = True) -> None:
         """Open a recording (video with sidecar), or judge a plain video first."""
         p = Path(path)
-        try:
-            side = p if p.name.endswith(".frames.jsonl") else p.with_name(p.stem + ".frames.jsonl")
-            if side.is_file() or not judge:
+        side = p if p.name.endswith(".frames.jsonl") else p.with_name(p.stem + ".frames.jsonl")
+        if side.is_file() or not judge:
+            try:
                 rec = open_recording(p)
-            else:
-                self.win.statusBar().showMessage(f"{p.name}: …")
-                rec = judge_video(p, self.win.recordings_dir / "judged",
-                                  route=self.win.current_route(),
-                                  model_complexity=self.win.model_complexity,
-                                  use_pipeline=self.win.use_pipeline)
-        except USER_ERRORS as exc:
-            self.message.setText(str(exc))
+            except USER_ERRORS as exc:
+                self.message.setText(str(exc))
+                return
+            self.load(rec)
             return
-        self.load(rec)
+        # a plain video: judged in a worker thread, opened when done
+        self.message.setText(tr("review.judging", name=p.name, frame=0))
+        self.judge.on_progress = lambda i: self.message.setText(
+            tr("review.judging", name=p.name, frame=i))
+        self.judge.on_failed = self.message.setText
+        self.judge.on_done = lambda rec: (self.load(rec), self.message.setText(""))
+        from ui.app.video import sample_route
+
+        self.judge.start(p, self.win.recordings_dir / "judged",
+                         route=self.win.current_route() or sample_route(p),
+                         model_complexity=self.win.model_complexity,
+                         use_pipeline=self.win.use_pipeline)
 
     def open_attempt(self, attempt_id: int) -> None:
         a = self.win.keeper.store.attempt(attempt_id)
@@ -1049,4 +1057,5 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: Any) -> None:  # noqa: N802
         self.video.stop()
+        self.review_screen.judge.wait()
         super().closeEvent(event)

@@ -397,3 +397,84 @@ class VideoController(QObject):
     def _thread_done(self) -> None:
         if self.on_stopped is not None:
             self.on_stopped()
+
+
+class JudgeWorker(QObject):
+    """Judges a whole video file off the GUI thread (:func:`ui.app.review_data.judge_video`)."""
+
+    progress = Signal(int)
+    done = Signal(object)
+    failed = Signal(str)
+    finished = Signal()
+
+    def __init__(self, video: str | Path, out_dir: str | Path, **options: Any) -> None:
+        super().__init__()
+        self.video, self.out_dir, self.options = Path(video), Path(out_dir), options
+
+    @Slot()
+    def run(self) -> None:
+        from ui.app.review_data import judge_video
+
+        try:
+            rec = judge_video(self.video, self.out_dir, progress=lambda i, n: self.progress.emit(i),
+                              **self.options)
+            self.done.emit(rec)
+        except Exception as exc:  # reaches the user through `failed`
+            self.failed.emit(f"{self.video.name}: {type(exc).__name__}: {exc}")
+        finally:
+            self.finished.emit()
+
+
+class JudgeController(QObject):
+    """Runs one :class:`JudgeWorker` at a time; ``on_done(Recording)``, ``on_failed(text)``,
+    ``on_progress(frame)`` are called in the GUI thread."""
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.thread: QThread | None = None
+        self.worker: JudgeWorker | None = None
+        self.on_done: Callable[[Any], None] | None = None
+        self.on_failed: Callable[[str], None] | None = None
+        self.on_progress: Callable[[int], None] | None = None
+
+    @property
+    def busy(self) -> bool:
+        return self.thread is not None
+
+    def start(self, video: str | Path, out_dir: str | Path, **options: Any) -> None:
+        self.wait()
+        worker = JudgeWorker(video, out_dir, **options)
+        thread = QThread()
+        worker.moveToThread(thread)
+        thread.started.connect(worker.run)
+        worker.progress.connect(self._progress)
+        worker.done.connect(self._done)
+        worker.failed.connect(self._failed)
+        worker.finished.connect(thread.quit)
+        thread.finished.connect(self._finished)
+        self.worker, self.thread = worker, thread
+        thread.start()
+
+    def wait(self, timeout_ms: int = 600_000) -> None:
+        if self.thread is not None:
+            self.thread.wait(timeout_ms)
+            self.thread = self.worker = None
+
+    @Slot(int)
+    def _progress(self, i: int) -> None:
+        if self.on_progress is not None:
+            self.on_progress(i)
+
+    @Slot(object)
+    def _done(self, rec: object) -> None:
+        if self.on_done is not None:
+            self.on_done(rec)
+
+    @Slot(str)
+    def _failed(self, text: str) -> None:
+        if self.on_failed is not None:
+            self.on_failed(text)
+
+    @Slot()
+    def _finished(self) -> None:
+        self.thread = self.worker = None
