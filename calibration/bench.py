@@ -39,8 +39,9 @@ def _lens_figures(name: str, rep, truth: Lens, t_s: float) -> Lens | None:
     seen = seen_grid_points(rep.views_used, truth.image_size)
     seen_rot = compare_lenses_px(truth, ln, points_px=seen)
     print(f"{name}: {len(rep.views_used)} views, RMS {rep.rms_px:.3f} px, {t_s:.1f} s")
+    f95 = 100 * 1.96 * rep.stddev["fx"] / ln.fx
     print(f"   fx {100 * (ln.fx / truth.fx - 1):+.3f} %  fy {100 * (ln.fy / truth.fy - 1):+.3f} %"
-          f"  (1.96 sigma {100 * 1.96 * rep.stddev['fx'] / ln.fx:.3f} %)   cx {ln.cx - truth.cx:+.2f} px"
+          f"  (1.96 sigma {f95:.3f} %)   cx {ln.cx - truth.cx:+.2f} px"
           f"  cy {ln.cy - truth.cy:+.2f} px")
     print(f"   projection vs truth, whole image: max {full_rot.max():.3f} px, 95 % "
           f"{np.percentile(full_rot, 95):.3f} px (rotation-compensated); raw max "

@@ -33,8 +33,8 @@ _MUST_SEPARATE = set(RING_COLOURS) | {"white"}
 # reliably, and Lab distance (CIE76 delta E) below which they are at least suspicious.
 MIN_MAHALANOBIS = 4.0
 MIN_DELTA_E = 12.0
-_COV_FLOOR = 1.0
-WHITE_LEVEL = 235.0  # 8-bit level the white reference is scaled to (headroom for highlights)  # Lab units²: keeps a perfectly flat patch from giving a singular covariance
+_COV_FLOOR = 1.0  # Lab units²: keeps a perfectly flat patch from giving a singular covariance
+WHITE_LEVEL = 235.0  # 8-bit level the white reference is scaled to (headroom for highlights)
 
 
 class ColourModelError(ValueError):
@@ -130,7 +130,7 @@ class ColourModel:
         return names, post[np.arange(len(best)), best]
 
     def separability(self) -> list[dict[str, Any]]:
-        """Every pair of colours with its pooled Mahalanobis distance and CIE76 ΔE, closest first."""
+        """Every pair of colours: pooled Mahalanobis distance and CIE76 ΔE, closest first."""
         rows = []
         for a, b in itertools.combinations(self.classes.values(), 2):
             d = a.mean_lab - b.mean_lab
@@ -166,7 +166,8 @@ class ColourModel:
                 raise ColourModelError(f"colour {name!r} needs 'mean_lab' and 'cov_lab'",
                                        f"classes.{name}")
             try:
-                classes[name] = ColourClass(name, c["mean_lab"], c["cov_lab"], int(c.get("n_pixels", 0)))
+                classes[name] = ColourClass(name, c["mean_lab"], c["cov_lab"],
+                                            int(c.get("n_pixels", 0)))
             except (TypeError, ValueError) as exc:
                 if isinstance(exc, ColourModelError):
                     raise
@@ -266,8 +267,9 @@ def card_regions(image_bgr: np.ndarray, *, inset: float = 0.2) -> dict[str, np.n
     h, w = image_bgr.shape[:2]
     out = {}
     for name, ((x, y, pw, ph), _) in card["patches"].items():
-        q = np.array([[x + inset * pw, y + inset * ph], [x + (1 - inset) * pw, y + inset * ph],
-                      [x + (1 - inset) * pw, y + (1 - inset) * ph], [x + inset * pw, y + (1 - inset) * ph]])
+        xa, xb = x + inset * pw, x + (1 - inset) * pw
+        ya, yb = y + inset * ph, y + (1 - inset) * ph
+        q = np.array([[xa, ya], [xb, ya], [xb, yb], [xa, yb]])
         poly = cv2.perspectiveTransform(q.reshape(-1, 1, 2), H).reshape(-1, 2)
         mask = np.zeros((h, w), np.uint8)
         cv2.fillConvexPoly(mask, np.round(poly).astype(np.int32), 1)

@@ -85,14 +85,16 @@ class Lens:
     def __post_init__(self) -> None:
         w, h = (int(v) for v in self.image_size)
         if w <= 0 or h <= 0:
-            raise ValueError(f"image_size: expected positive (width, height), got {self.image_size}")
+            raise ValueError(
+                f"image_size: expected positive (width, height), got {self.image_size}")
         self.image_size = (w, h)
         self.K = np.asarray(self.K, dtype=np.float64)
         if self.K.shape != (3, 3):
             raise ValueError(f"K: expected shape (3, 3), got {self.K.shape}")
         dist = np.asarray(self.dist, dtype=np.float64).ravel()
         if dist.size not in (4, 5):
-            raise ValueError(f"dist: expected 4 or 5 coefficients (k1 k2 p1 p2 [k3]), got {dist.size}")
+            raise ValueError(
+                f"dist: expected 4 or 5 coefficients (k1 k2 p1 p2 [k3]), got {dist.size}")
         self.dist = np.pad(dist, (0, 5 - dist.size))
 
     @property
@@ -183,7 +185,8 @@ class Calibration:
         px = np.asarray(pixels_px, dtype=np.float64).reshape(-1, 2)
         if self.table.undistorted:
             if self.lens is None:
-                raise ValueError("the table plane needs undistorted pixels but the file has no lens")
+                raise ValueError(
+                    "the table plane needs undistorted pixels but the file has no lens")
             px = self.lens.undistort_px(px)
         return apply_homography(self.table.T_table_from_image, px)
 
@@ -298,7 +301,8 @@ def _emit(v: Any, indent: int, path: str, lines: list[str], prefix: str, suffix:
         items = list(v.items())
         for i, (k, x) in enumerate(items):
             sub = f"{path}.{k}" if path else k
-            _emit(x, indent + 1, sub, lines, f"{json.dumps(k)}: ", "," if i < len(items) - 1 else "")
+            comma = "," if i < len(items) - 1 else ""
+            _emit(x, indent + 1, sub, lines, f"{json.dumps(k)}: ", comma)
         lines.append(f"{pad}}}{suffix}")
     elif _is_flat(v) and len(v) <= 12:
         lines.append(f"{pad}{prefix}[{', '.join(_fmt_num(x) for x in v)}]{tail}")
@@ -493,15 +497,18 @@ def loads_calibration(text: str, path: str | os.PathLike | None = None) -> Calib
         size = rd.require(ls, "image_size", "lens")
         if (not isinstance(size, list) or len(size) != 2
                 or not all(isinstance(s, int) and not isinstance(s, bool) and s > 0 for s in size)):
-            raise rd.error("lens.image_size", f"expected [width, height] positive integers, got {size!r}")
+            raise rd.error("lens.image_size",
+                           f"expected [width, height] positive integers, got {size!r}")
         fx = rd.number(ls, "fx", "lens", positive=True)
         fy = rd.number(ls, "fy", "lens", positive=True)
         cx = rd.number(ls, "cx", "lens")
         cy = rd.number(ls, "cy", "lens")
         if not (-0.5 * size[0] <= cx <= 1.5 * size[0]):
-            raise rd.error("lens.cx", f"principal point x = {cx} is far outside the {size[0]} px wide image")
+            raise rd.error("lens.cx",
+                           f"principal point x = {cx} is far outside the {size[0]} px wide image")
         if not (-0.5 * size[1] <= cy <= 1.5 * size[1]):
-            raise rd.error("lens.cy", f"principal point y = {cy} is far outside the {size[1]} px high image")
+            raise rd.error("lens.cy",
+                           f"principal point y = {cy} is far outside the {size[1]} px high image")
         dist = rd.matrix(ls, "dist", "lens", (5,))
         stddev = rd.section(ls, "stddev", "lens") or {}
         for k, v in stddev.items():
@@ -544,7 +551,8 @@ def loads_calibration(text: str, path: str | os.PathLike | None = None) -> Calib
     known = {"format", "version", "created_utc", "inputs", "lens", "table", "colours"}
     unknown = sorted(set(doc) - known)
     if unknown:
-        raise rd.error(unknown[0], f"unknown section {unknown[0]!r}; expected one of {sorted(known)}")
+        raise rd.error(unknown[0],
+                       f"unknown section {unknown[0]!r}; expected one of {sorted(known)}")
     return Calibration(lens=lens, table=table, colours=colours, inputs=inputs, created_utc=created)
 
 

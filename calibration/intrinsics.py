@@ -16,8 +16,8 @@ besides the fit this module reports, for every result:
 
 Acceptance bar (after OpenCV's interactive calibration and mrcal's advice): at least 10 views,
 RMS < 0.5 px (warn above 0.3), 1.96 sigma of f and c under 5 % (f) / 2 % of the image size
-(c), coverage score > 1.0 and 70 % of a 10x10 grid reached, every image corner reached, split-half difference < 1 px (95th
-percentile over the image), median edge blur < 2.5 px.
+(c), coverage score > 1.0 and 70 % of a 10x10 grid reached, every image corner reached,
+split-half difference < 1 px (95th percentile over the image), median edge blur < 2.5 px.
 """
 
 from __future__ import annotations
@@ -536,8 +536,10 @@ def suggest_pattern(images: Sequence[np.ndarray], pattern: Pattern) -> Pattern |
         cands = [(c, r) for c in range(3, 13) for r in range(3, 13)]
     else:
         cands = [(c, r) for c in range(3, 15) for r in range(3, 15)]
-    near = {(c, r) for c, r in cands if abs(c - pattern.cols) <= 2 and abs(r - pattern.rows) <= 2}
-    swapped = {(c, r) for c, r in cands if abs(c - pattern.rows) <= 2 and abs(r - pattern.cols) <= 2}
+    near = {(c, r) for c, r in cands
+            if abs(c - pattern.cols) <= 2 and abs(r - pattern.rows) <= 2}
+    swapped = {(c, r) for c, r in cands
+               if abs(c - pattern.rows) <= 2 and abs(r - pattern.cols) <= 2}
     cands = sorted(near | swapped,
                    key=lambda cr: abs(cr[0] - pattern.cols) + abs(cr[1] - pattern.rows))
     best, best_n = None, 0

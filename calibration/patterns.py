@@ -182,7 +182,8 @@ class Pattern:
                     (px[:, 1] > h - 1).any():
                 continue
             v = cv2.remap(g, px[:, 0].reshape(-1, 1).astype(np.float32),
-                          px[:, 1].reshape(-1, 1).astype(np.float32), cv2.INTER_LINEAR).reshape(-1, 4)
+                          px[:, 1].reshape(-1, 1).astype(np.float32), cv2.INTER_LINEAR)
+            v = v.reshape(-1, 4)
             score = np.abs((v[:, 0] + v[:, 2]) - (v[:, 1] + v[:, 3])) / 2 / contrast
             if np.median(score) > 0.7:
                 return True

@@ -139,7 +139,8 @@ def board_poses(camera: CameraModel, pattern: Pattern, n: int, rng: np.random.Ge
         if tries > max_tries * max(n, 1):
             raise RuntimeError("board_poses: could not place the board; widen region or fill")
         cell = k % 9
-        fx_, fy_ = (cell % 3 + rng.uniform(0.0, 1.0)) / 3.0, (cell // 3 + rng.uniform(0.0, 1.0)) / 3.0
+        fx_ = (cell % 3 + rng.uniform(0.0, 1.0)) / 3.0
+        fy_ = (cell // 3 + rng.uniform(0.0, 1.0)) / 3.0
         u = (x0 + (x1 - x0) * fx_) * (w - 1)
         v = (y0 + (y1 - y0) * fy_) * (h - 1)
         ray = np.append(camera.undistort_px(np.array([[u, v]]))[0], 1.0)

@@ -254,8 +254,8 @@ def check_table(image: np.ndarray, calibration: Calibration, threshold_px: float
 
     The camera (or the markers) moved when the median corner displacement exceeds
     ``threshold_px`` pixels, or when the corners, mapped to the table with the calibration,
-    land more than ``threshold_mm`` (median) from where the calibration image put them. Medians keep one occluded or
-    badly detected corner from raising a false alarm.
+    land more than ``threshold_mm`` (median) from where the calibration image put them.
+    Medians keep one occluded or badly detected corner from raising a false alarm.
     """
     if calibration.table is None:
         raise ValueError("the calibration has no table plane: run `arbitre calibrate table`")

@@ -44,6 +44,13 @@ class Page:
              dashed: bool = False) -> None:
         self.lines.append((x1, y1, x2, y2, width_mm, dashed))
 
+    def box(self, x: float, y: float, w: float, h: float, width_mm: float = 0.2,
+            dashed: bool = False) -> None:
+        """The outline of a rectangle (top-left x, y; size w, h; mm)."""
+        for a, b, c, d in [(x, y, x + w, y), (x + w, y, x + w, y + h), (x + w, y + h, x, y + h),
+                           (x, y + h, x, y)]:
+            self.line(a, b, c, d, width_mm, dashed)
+
     def text(self, x: float, y: float, s: str, size_pt: float = 9.0) -> None:
         self.texts.append((x, y, s, size_pt))
 
@@ -211,8 +218,9 @@ def marker_layout(width_mm: float, height_mm: float, marker_mm: float,
 def markers_page(layout: dict) -> Page:
     """An A4 page with the four markers to cut out and a drawing of where they go."""
     m = float(layout["marker_size_mm"])
-    if m > 85:
-        raise ValueError(f"markers of {m:g} mm do not fit four to an A4 page (at most 85 mm)")
+    if m > 70:
+        raise ValueError(f"markers of {m:g} mm do not fit four to an A4 page with their "
+                         f"placement drawing (at most 70 mm)")
     page = Page()
     pw, ph = A4_MM
     width, height = layout["layout_mm"]
@@ -220,7 +228,7 @@ def markers_page(layout: dict) -> Page:
                       f"{m:g} mm each (black border included)", 9)
     page.text(10, 16, "Cut along the dashed lines. Lay each marker upright (the label below it "
                       "towards you) at its corner:", 7)
-    cell_w, cell_h = (pw - 20) / 2, m + 26
+    cell_w, cell_h = (pw - 20) / 2, m + 24
     order = [3, 2, 0, 1]  # drawn as they lie on the table: top row 3, 2; bottom row 0, 1
     for k, mid in enumerate(order):
         cx0 = 10 + (k % 2) * cell_w
@@ -228,11 +236,9 @@ def markers_page(layout: dict) -> Page:
         x, y = cx0 + (cell_w - m) / 2, cy0 + 6
         page.marker(layout["dictionary"], mid, x, y, m)
         q = 5  # quiet zone kept white around the marker
-        for (a, b, c, d) in [(x - q, y - q, x + m + q, y - q), (x + m + q, y - q, x + m + q, y + m + q),
-                             (x + m + q, y + m + q, x - q, y + m + q), (x - q, y + m + q, x - q, y - q)]:
-            page.line(a, b, c, d, 0.2, dashed=True)
+        page.box(x - q, y - q, m + 2 * q, m + 2 * q + 7, 0.2, dashed=True)  # label inside
         cen = layout["markers"][mid]["centre_mm"]
-        page.text(x - q, y + m + q + 5, f"id {mid}: {MARKER_CORNERS[mid]}, centre at "
+        page.text(x - q + 1, y + m + q + 4, f"id {mid}: {MARKER_CORNERS[mid]}, centre at "
                                         f"({cen[0]:g}, {cen[1]:g}) mm", 7)
     # placement drawing
     top = 22 + 2 * cell_h + 8
@@ -241,8 +247,7 @@ def markers_page(layout: dict) -> Page:
     sc = min(avail_w / width, avail_h / height)
     ox, oy = 30 + (avail_w - width * sc) / 2, top + 16
     x1, y1 = ox + width * sc, oy + height * sc
-    for a, b, c, d in [(ox, oy, x1, oy), (x1, oy, x1, y1), (x1, y1, ox, y1), (ox, y1, ox, oy)]:
-        page.line(a, b, c, d, 0.3, dashed=True)
+    page.box(ox, oy, width * sc, height * sc, 0.3, dashed=True)
     pos = {0: (ox, y1), 1: (x1, y1), 2: (x1, oy), 3: (ox, oy)}
     for mid, (px, py) in pos.items():
         s = max(3.0, m * sc)
@@ -292,16 +297,12 @@ def colour_card_page() -> tuple[Page, tuple[float, float]]:
                       "are best sampled from the route itself.", 7)
     w, h = card["size_mm"]
     q = 4
-    for a, b, c, d in [(x0 - q, y0 - q, x0 + w + q, y0 - q), (x0 + w + q, y0 - q, x0 + w + q, y0 + h + q),
-                       (x0 + w + q, y0 + h + q, x0 - q, y0 + h + q), (x0 - q, y0 + h + q, x0 - q, y0 - q)]:
-        page.line(a, b, c, d, 0.2, dashed=True)
+    page.box(x0 - q, y0 - q, w + 2 * q, h + 2 * q, 0.2, dashed=True)
     for mid, (mx, my) in card["markers"].items():
         page.marker(card["dictionary"], mid, x0 + mx, y0 + my, card["marker_mm"])
     for name, ((px, py, pw, ph), rgb) in card["patches"].items():
         if name == "white":
-            for a, b, c, d in [(px, py, px + pw, py), (px + pw, py, px + pw, py + ph),
-                               (px + pw, py + ph, px, py + ph), (px, py + ph, px, py)]:
-                page.line(x0 + a, y0 + b, x0 + c, y0 + d, 0.15)
+            page.box(x0 + px, y0 + py, pw, ph, 0.15)
         else:
             page.rect(x0 + px, y0 + py, pw, ph, rgb)
     page.text(10, y0 + h + 14, "arbitre calibrate colours IMAGE --card [--region NAME=X,Y,W,H ...]"

@@ -113,7 +113,8 @@ def _pattern_args(p: argparse.ArgumentParser, required: bool) -> None:
     p.add_argument("--pattern", required=required, metavar="KIND:COLSxROWS",
                    help="chessboard:9x6 (inner corners) or charuco:5x7 (squares)")
     p.add_argument("--square-mm", type=float, required=required, help="square side, mm")
-    p.add_argument("--marker-mm", type=float, help="ChArUco marker side, mm (default 0.75 x square)")
+    p.add_argument("--marker-mm", type=float,
+                   help="ChArUco marker side, mm (default 0.75 x square)")
     p.add_argument("--dict", default="6x6_250", dest="dictionary", help="ChArUco dictionary")
 
 
@@ -293,7 +294,8 @@ def _parse_wxh(text: str, what: str) -> tuple[float, float]:
     try:
         w, h = (float(v) for v in text.lower().split("x"))
     except ValueError:
-        raise UserError(f"{what}: expected WIDTHxHEIGHT in mm, e.g. 600x400; got {text!r}") from None
+        raise UserError(
+            f"{what}: expected WIDTHxHEIGHT in mm, e.g. 600x400; got {text!r}") from None
     if w <= 0 or h <= 0:
         raise UserError(f"{what}: sizes must be positive, got {text!r}")
     return w, h
