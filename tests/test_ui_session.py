@@ -199,3 +199,21 @@ def test_exports_follow_the_round_table(tmp_path):
     html = score_sheet_html(s, tmp_path / "sheet.html")
     assert "Bob" in html and "<table>" in html and "wrong_finger" in html
     assert json.loads(json.dumps(s.round_table().totals)) == [0, 5]
+
+
+def test_solitaire_route_saved_and_rebuilt(tmp_path):
+    keeper = cmd.GameKeeper(GameStore(tmp_path / "g.sqlite3"))
+    keeper.run(cmd.NewGame(["Solo"], rounds=1))
+    for n, c, r in BUILD[:3]:
+        keeper.run(cmd.PlaceCardCommand(n, c, r, 90.0 if n == 20 else 0.0))
+    keeper.run(cmd.PlaceCardCommand(7, 0, 3))
+    saved = keeper.run(cmd.SaveRoute(str(tmp_path / "route.json")))
+    code = keeper.require_session().game.route.code()
+    keeper.run(cmd.NewGame(["Solo"], rounds=1))
+    assert keeper.run(cmd.RebuildRoute(saved)) == 4
+    s = keeper.require_session()
+    assert s.game.route.code() == code and s.phase == "climb"
+    assert keeper.store.game(s.game_id).moves == tuple(code.split())
+    (tmp_path / "bad.json").write_text("{}")
+    with pytest.raises(SessionError):
+        keeper.run(cmd.RebuildRoute(str(tmp_path / "bad.json")))

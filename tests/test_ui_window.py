@@ -92,11 +92,12 @@ def test_whole_game_through_the_window(qtbot, window, tmp_path):
 
     win.open_source(VideoSpec.for_file(clip))
     qtbot.waitUntil(lambda: ls.view.has_frame(), timeout=20000)
-    qtbot.keyClick(ls, Qt.Key.Key_Space)
+    assert ls.view.hasFocus()
+    qtbot.keyClick(ls.view, Qt.Key.Key_Space)
     qtbot.waitUntil(lambda: win.video.recording, timeout=5000)
     qtbot.wait(700)
     shot(win, "live_en")
-    qtbot.keyClick(ls, Qt.Key.Key_Space)
+    qtbot.keyClick(ls.view, Qt.Key.Key_Space)
     qtbot.waitUntil(lambda: win.pending_recording is not None, timeout=10000)
     assert win.pending_recording.verdict is None  # no video judge here: nothing made up
     assert "Video referee off" in win.referee_label.text()

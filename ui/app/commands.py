@@ -30,6 +30,8 @@ __all__ = [
     "OpenGame",
     "OverrideAttempt",
     "PlaceCardCommand",
+    "RebuildRoute",
+    "SaveRoute",
     "RecordAttempt",
     "manual_verdict",
     "verdict_from_events",
@@ -153,6 +155,43 @@ class OverrideAttempt(Command):
         final = reviewed_final(a.auto_verdict, a.route, a.events_path, self.overrides)
         session.review_attempt(self.attempt_id, [dict(o) for o in self.overrides], final)
         return final
+
+
+@dataclass(frozen=True)
+class RebuildRoute(Command):
+    """Place the cards of a saved ROUTE.json in order (solitaire routes shared by card numbers
+    and positions); each placement is judged and written like any other. Returns the count."""
+
+    path: str
+
+    def run(self, keeper: GameKeeper) -> int:
+        session = keeper.require_session()
+        try:
+            data = json.loads(Path(self.path).read_text(encoding="utf-8-sig"))
+            cards = [(int(c["number"]), int(c["col"]), int(c["row"]),
+                      float(c.get("rotation_deg", 0.0))) for c in data["cards"]]
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise SessionError(f"{self.path}: not a saved route with 'cards' ({exc})") from None
+        placed = 0
+        for number, col, row in ((n, c, r) for n, c, r, _ in cards):
+            if session.phase != "build":
+                break
+            rot = next(c[3] for c in cards if c[0] == number)
+            session.place_card(PlaceCard(number, col, row, rot))
+            placed += 1
+        return placed
+
+
+@dataclass(frozen=True)
+class SaveRoute(Command):
+    """Write the game's route as ROUTE.json (card numbers, positions, holds, zones)."""
+
+    path: str
+
+    def run(self, keeper: GameKeeper) -> str:
+        route = keeper.require_session().game.route
+        route.save(self.path)
+        return self.path
 
 
 @dataclass(frozen=True)

@@ -126,6 +126,13 @@ class GameScreen(QWidget):
         pf.addRow(tr("game.rotation"), self.rot_combo)
         pf.addRow(tr("game.slot"), self.slot_combo)
         pf.addRow(self.place_btn)
+        route_row = QHBoxLayout()
+        save_route = QPushButton(tr("game.save_route"))
+        save_route.clicked.connect(self.save_route_dialog)
+        load_route = QPushButton(tr("game.load_route"))
+        load_route.clicked.connect(self.load_route_dialog)
+        route_row.addWidget(save_route)
+        route_row.addWidget(load_route)
         self.place_box = place_box
         # manual / event-log attempt entry
         self.result_combo = QComboBox()
@@ -171,6 +178,7 @@ class GameScreen(QWidget):
         left.addWidget(self.phase_label)
         left.addWidget(self.holds_label)
         left.addWidget(place_box)
+        left.addLayout(route_row)
         left.addWidget(att_box)
         left.addWidget(self.message)
         left.addStretch(1)
@@ -243,6 +251,19 @@ class GameScreen(QWidget):
 
     def finish_game(self) -> None:
         self._run(cmd.FinishGame())
+
+    def save_route_dialog(self) -> None:
+        if self.win.keeper.session is None:
+            return
+        path, _ = QFileDialog.getSaveFileName(self, tr("game.save_route"), "route.json",
+                                              "ROUTE.json (*.json)")
+        if path and self._run(cmd.SaveRoute(path)):
+            self.win.statusBar().showMessage(tr("game.saved_route", path=path), 8000)
+
+    def load_route_dialog(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, tr("game.load_route"), "", "ROUTE.json (*.json)")
+        if path:
+            self._run(cmd.RebuildRoute(path))
 
     def _slot_clicked(self, slot: tuple[int, int]) -> None:
         i = self.slot_combo.findData(f"{slot[0]},{slot[1]}")
@@ -382,6 +403,7 @@ class LiveScreen(QWidget):
         lay.addWidget(self.message)
         lay.addLayout(main, 1)
         self.shortcut = QShortcut(QKeySequence(Qt.Key.Key_Space), self)
+        self.shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         self.shortcut.activated.connect(self.toggle_attempt)
 
     def open_selected(self) -> None:
@@ -982,6 +1004,7 @@ class MainWindow(QMainWindow):
         self.source_label.setText(spec.label())
         self.live_screen.view.set_message("")
         self.live_screen.message.setText("")
+        self.live_screen.view.setFocus()  # space starts/stops an attempt from here
 
     def open_sample(self) -> None:
         p = sample_video_path()

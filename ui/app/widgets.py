@@ -43,6 +43,7 @@ class VideoView(QWidget):
         self._message = ""
         self.setMinimumSize(320, 200)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
 
     def set_frame(self, a: np.ndarray | None) -> None:
         self._array = None if a is None else np.ascontiguousarray(a)
