@@ -29,6 +29,7 @@ import numpy as np
 
 from games.grimpe.cards import ColourMap
 from games.grimpe.route import Route
+from vision.landmarks import FINGERTIPS
 from vision.synth.hand import FINGERS, Down, FingerState, HandModel, Lifted, Rest, blend_poses
 
 __all__ = [
@@ -326,8 +327,6 @@ def _pose_at(keys: list[Keyframe], model: HandModel, frame: int) -> np.ndarray |
     for f in FINGERS:
         sa, sb = a.states.get(f), b.states.get(f)
         if isinstance(sa, Down) and sa == sb:
-            from vision.landmarks import FINGERTIPS
-
             out[FINGERTIPS[f]] = (sa.x_mm, sa.y_mm, 0.0)
     return out
 
@@ -452,7 +451,7 @@ def _fault_move(name: str, plan: ClimbPlan, model: HandModel, route: Route,
                 cmap: ColourMap, rng: np.random.Generator) -> tuple[int, PlannedMove] | None:
     """A faulty move replacing move k of the plan, for ``wrong_finger`` or ``used_hold``."""
     n = len(plan.moves)
-    ks = list(range(1, n)) if name == "wrong_finger" else list(range(1, n))
+    ks = list(range(1, n))
     rng.shuffle(ks)
     holds = _holds_as_targets(route)
     for k in ks:

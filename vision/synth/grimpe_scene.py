@@ -381,7 +381,9 @@ class GrimpeScene:
             "sensor": self.sensor.to_dict(),
             "card_nudges": [n.to_dict() for n in self.script.nudges],
             "events": self.events,
-            "expected_fault": self.script.expected_fault if cfg.num_frames is None else None,
+            # the fault the script was written for (None when the clip is cut before it)
+            "expected_fault": (self.script.expected_fault
+                               if self.num_frames >= self.full_script.num_frames else None),
             "expected_verdict": self.expected_verdict(),
             "simplifications": SIMPLIFICATIONS,
         }

@@ -22,7 +22,6 @@ import cv2
 import numpy as np
 
 from vision.camera import CameraModel, look_at
-from vision.synth.table import value_noise
 
 __all__ = [
     "CAMERA_KINDS",
@@ -234,11 +233,6 @@ def apply_sensor(image_bgr: np.ndarray, sensor: SensorModel, rng: np.random.Gene
     noise = rng.standard_normal(img.shape, dtype=np.float32)
     img += noise * (sensor.noise_std * (0.6 + 0.4 * img / 255.0))
     return np.clip(img + 0.5, 0, 255).astype(np.uint8)
-
-
-def canvas_noise(rng: np.random.Generator, shape_hw: tuple[int, int], px_per_mm: float) -> np.ndarray:
-    """Low-frequency smudges (H, W) in [-1, 1] for dust and wear."""
-    return value_noise(rng, shape_hw, 40 * px_per_mm, 2)
 
 
 # --- writing ---------------------------------------------------------------------------------
