@@ -46,7 +46,7 @@ from vision.synth.hand import (
 __all__ = ["Sample", "make_sample", "camera_homography", "table_canvas", "main"]
 
 IMAGE_SIZE = (640, 480)
-CANVAS_MM = (800.0, 640.0)  # table area drawn, mm (x, y): larger than any view
+CANVAS_MM = (1000.0, 900.0)  # table area drawn, mm (x, y): larger than any view
 PX_PER_MM = 2.0
 
 
@@ -132,7 +132,7 @@ def _noise(rng: np.random.Generator, shape: tuple[int, int], sigma: float) -> np
 def _random_pose(rng: np.random.Generator, model: HandModel
                  ) -> tuple[np.ndarray, tuple[str, ...]] | None:
     """A random plausible pose: some fingers down on reachable points, some lifted."""
-    cx, cy = CANVAS_MM[0] / 2, CANVAS_MM[1] * 0.42
+    cx, cy = CANVAS_MM[0] / 2, CANVAS_MM[1] * 0.45
     wrist = np.array([cx + rng.uniform(-60, 60), cy + rng.uniform(-50, 30)])
     heading = float(rng.uniform(-45, 45))
     n_down = int(rng.choice([0, 1, 2, 2, 3, 3, 4, 5]))

@@ -139,7 +139,8 @@ def random_style(rng: np.random.Generator, handedness: str | None = None) -> Han
     if handedness is None:
         handedness = "right" if rng.random() < 0.5 else "left"
     base = np.array(SKIN_TONES_RGB[int(rng.integers(len(SKIN_TONES_RGB)))], dtype=float)
-    skin = np.clip(base * rng.uniform(0.93, 1.07) + rng.normal(0, 4, 3), 20, 255)
+    # Brightness and a little per-channel (hue) variation, relative so dark tones stay brown.
+    skin = np.clip(base * rng.uniform(0.93, 1.07) * (1.0 + rng.normal(0, 0.025, 3)), 20, 255)
     return HandStyle(
         handedness=handedness,
         skin_rgb=(int(skin[0]), int(skin[1]), int(skin[2])),
