@@ -150,3 +150,20 @@ def test_tracker_rejects_bad_frames_and_use_after_close():
         tracker.update(np.zeros((48, 64, 3), np.uint8))
     with pytest.raises(ValueError, match="model_complexity must be 0 or 1"):
         HandTracker(model_complexity=2)
+
+
+def test_only_vision_hands_imports_mediapipe():
+    """MediaPipe output is converted at the edge: no other module may import it."""
+    import ast
+
+    root = Path(__file__).resolve().parents[1]
+    offenders = []
+    for pkg in ("games", "vision", "calibration", "ui"):
+        for f in sorted((root / pkg).rglob("*.py")):
+            tree = ast.parse(f.read_text(encoding="utf-8"))
+            for node in ast.walk(tree):
+                names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                         else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+                if any(n.split(".")[0] == "mediapipe" for n in names):
+                    offenders.append(str(f.relative_to(root)))
+    assert sorted(set(offenders)) == ["vision/hands.py"]
