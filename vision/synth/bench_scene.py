@@ -14,6 +14,8 @@ prints, per scene and overall:
   (``landmarks_mediapipe_px``): mean over visible landmarks and over visible fingertips, in
   pixels and in % of the palm size (largest distance between palm landmarks, as
   :attr:`vision.hands.Hand.palm_size_px`);
+- handedness: how often MediaPipe's label (swapped by :class:`HandTracker` for an un-mirrored
+  camera) names the climbing hand correctly;
 - render speed: frames per second of rendering + encoding, single process.
 """
 
@@ -74,6 +76,7 @@ def bench_scene(seed: int, camera: str, script: str, size: tuple[int, int],
     errs_rel: list[float] = []
     tip_errs_rel: list[float] = []
     false_hands = 0
+    handed_ok = 0
     with HandTracker(max_num_hands=2) as tracker:
         for fr in gt["frames"]:
             ok, img = cap.read()
@@ -102,6 +105,7 @@ def bench_scene(seed: int, camera: str, script: str, size: tuple[int, int],
             if best is None or best_d > 0.5 * palm:
                 continue
             detected += 1
+            handed_ok += int(best.handedness == hd["handedness"])
             e = np.linalg.norm(best.landmarks_px - gt_mp, axis=1)
             errs.append(float(e[vis].mean()))
             errs_rel.append(100 * float(e[vis].mean()) / palm)
@@ -117,7 +121,7 @@ def bench_scene(seed: int, camera: str, script: str, size: tuple[int, int],
         "in_view": in_view, "detected": detected,
         "err_px": errs, "tip_err_px": tip_errs, "err_pct": errs_rel, "tip_err_pct": tip_errs_rel,
         "build_s": t1 - t0, "render_s": t2 - t1, "render_fps": n / max(t2 - t1, 1e-9),
-        "false_hands": false_hands,
+        "false_hands": false_hands, "handedness_ok": handed_ok,
     }
 
 
@@ -152,6 +156,7 @@ def main(argv: list[str] | None = None) -> int:
                       f"frames {r['frames']:4d} in view {r['in_view']:4d} detected {rate:5.1f}% "
                       f"err {_fmt(r['err_px'])} px ({_fmt(r['err_pct'])}% palm) "
                       f"tips {_fmt(r['tip_err_px'])} px ({_fmt(r['tip_err_pct'])}% palm) "
+                      f"handedness {100 * r['handedness_ok'] / max(r['detected'], 1):5.1f}% "
                       f"render {r['render_fps']:.2f} fps", flush=True)
     print()
     for cam in args.cameras + ["all"]:
@@ -165,11 +170,13 @@ def main(argv: list[str] | None = None) -> int:
         errp = [e for r in sel for e in r["err_pct"]]
         tipp = [e for r in sel for e in r["tip_err_pct"]]
         frames = sum(r["frames"] for r in sel)
+        hok = sum(r["handedness_ok"] for r in sel)
         secs = sum(r["render_s"] for r in sel)
         print(f"{cam:7s}: scenes {len(sel)}, detected {det}/{inv} = {100 * det / max(inv, 1):.1f}% "
               f"of in-view frames; landmark error mean {_fmt(err)} px ({_fmt(errp)}% of palm), "
               f"median {np.median(err) if err else float('nan'):.1f} px; fingertips "
-              f"{_fmt(tip)} px ({_fmt(tipp)}% of palm); render {frames / max(secs, 1e-9):.2f} "
+              f"{_fmt(tip)} px ({_fmt(tipp)}% of palm); handedness right in "
+              f"{100 * hok / max(det, 1):.1f}%; render {frames / max(secs, 1e-9):.2f} "
               f"frames/s ({os.cpu_count()} cores, one process)")
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=1))
