@@ -14,7 +14,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from games.grimpe.climb import POINTS, Fault, MoveRecord, Verdict, judge_events, load_events
+from games.grimpe.climb import (
+    POINTS,
+    EventError,
+    Fault,
+    MoveRecord,
+    Verdict,
+    judge_events,
+    load_events,
+)
 from games.grimpe.climb import RouteHolds
 from games.grimpe.game import PlaceCard
 from games.grimpe.overrides import review
@@ -215,7 +223,10 @@ def reviewed_final(
     :mod:`games.grimpe.overrides`); judged again from the event log when it is readable."""
     events = None
     if events_path and route and Path(events_path).is_file():
-        events = load_events(events_path, RouteHolds.of(route))
+        try:
+            events = load_events(events_path, RouteHolds.of(route))
+        except EventError:
+            events = None  # an unreadable log: edit the automatic verdict instead of re-judging
     rv = review(route or {"holds": []}, events, list(overrides), auto=Verdict.from_json(auto))
     return rv.final.to_json()
 
