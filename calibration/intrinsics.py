@@ -550,7 +550,7 @@ def suggest_pattern(images: Sequence[np.ndarray], pattern: Pattern) -> Pattern |
             cand = replace(pattern, cols=cols, rows=rows)
         except ValueError:
             continue
-        dets = [cand.detect(g) for g in images]
+        dets = [cand.detect(g, quick=True) for g in images]
         n = sum(len(d.ids) for d in dets if d is not None)
         if pattern.kind == "chessboard" and n:
             return cand  # the board-continues check makes a chessboard match exact

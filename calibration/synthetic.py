@@ -138,7 +138,7 @@ def board_poses(camera: CameraModel, pattern: Pattern, n: int, rng: np.random.Ge
         tries += 1
         if tries > max_tries * max(n, 1):
             raise RuntimeError("board_poses: could not place the board; widen region or fill")
-        cell = k % 9
+        cell = (k + tries // 300) % 9  # a cell where the board cannot fit is skipped in time
         fx_ = (cell % 3 + rng.uniform(0.0, 1.0)) / 3.0
         fy_ = (cell // 3 + rng.uniform(0.0, 1.0)) / 3.0
         u = (x0 + (x1 - x0) * fx_) * (w - 1)
