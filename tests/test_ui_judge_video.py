@@ -6,11 +6,18 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import cv2  # noqa: F401  (before Qt, on purpose)
 import pytest
 
-from ui.app.export import annotated_clip
-from ui.app.referee import pipeline_available
-from ui.app.review_data import FrameReader, judge_video
+from ui.app.qtenv import prepare_qt_environment
+
+prepare_qt_environment()
+
+from games.store import GameStore  # noqa: E402
+from ui.app.app import make_window  # noqa: E402
+from ui.app.export import annotated_clip  # noqa: E402
+from ui.app.referee import pipeline_available  # noqa: E402
+from ui.app.review_data import FrameReader, judge_video  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 CLIP = ROOT / "sample_videos" / "wrong_finger_top"
@@ -18,7 +25,7 @@ CLIP = ROOT / "sample_videos" / "wrong_finger_top"
 
 @pytest.mark.skipif(not (CLIP / "video.mp4").is_file(), reason="sample clip wrong_finger_top missing")
 @pytest.mark.skipif(not pipeline_available(), reason="vision.pipeline (the video judge) missing")
-def test_judge_a_sample_clip_and_review_it(tmp_path):
+def test_judge_a_sample_clip_and_review_it(qtbot, tmp_path):
     route = json.loads((CLIP / "route.json").read_text())
     rec = judge_video(CLIP / "video.mp4", tmp_path, route=route, model_complexity=1)
     n = FrameReader(CLIP / "video.mp4").count()
@@ -40,3 +47,17 @@ def test_judge_a_sample_clip_and_review_it(tmp_path):
           f"{(truth.get('fault') or {}).get('code')}; {len(rec.events)} events")
     out = tmp_path / "clip.mp4"
     assert annotated_clip(rec, out) == n and FrameReader(out).count() == n
+    # the review screen on it, at the first marker (screenshot for a person to look at)
+    win = make_window(GameStore(tmp_path / "r.sqlite3"), tmp_path, resume=False)
+    qtbot.addWidget(win)
+    win.resize(1280, 800)
+    win.show()
+    rs = win.review_screen
+    win.tabs.setCurrentWidget(rs)
+    rs.load(rec)
+    rs.next_event()
+    assert rs.view.has_frame() and (not markers or rs.frame == markers[0].frame or rs.frame > 0)
+    shots = ROOT / "out" / "screenshots"
+    shots.mkdir(parents=True, exist_ok=True)
+    assert win.grab().save(str(shots / "review_sample_judged_en.png"))
+    win.close()
