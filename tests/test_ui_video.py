@@ -80,7 +80,12 @@ def test_camera_lost_then_back_keeps_running(qtbot, controller, tmp_path):
     # the clip runs out: the camera is lost again, and reconnected again
     n_lost = got.kinds().count("lost")
     qtbot.waitUntil(lambda: got.kinds().count("lost") > n_lost, timeout=15000)
+    n_frames = len(got.frames)
+    qtbot.waitUntil(lambda: got.kinds().count("back") >= 2 and len(got.frames) > n_frames,
+                    timeout=15000)
     assert controller.running
+    times = [lf.frame.t_s for lf in got.frames]
+    assert times == sorted(times), "a camera's clock must not go back after a reconnection"
 
 
 def test_missing_camera_index_is_reported(qtbot, controller, tmp_path):

@@ -115,7 +115,7 @@ class FrameSource:
         self.spec = spec
         self._cap = None
         self._index = 0
-        self._t0 = 0.0
+        self._t0: float | None = None
         self.fps = 30.0
         self.size: tuple[int, int] = (0, 0)
 
@@ -144,8 +144,10 @@ class FrameSource:
         self.fps = fps if 1.0 <= fps <= 240.0 else 30.0
         self.size = (int(cap.get(cv2.CAP_PROP_FRAME_WIDTH)), int(cap.get(cv2.CAP_PROP_FRAME_HEIGHT)))
         self._cap = cap
-        self._index = 0
-        self._t0 = time.monotonic()
+        if not spec.is_camera or self._t0 is None:
+            # a camera's clock runs on across reconnections, so recorded times never go back
+            self._index = 0
+            self._t0 = time.monotonic()
 
     @property
     def is_open(self) -> bool:
@@ -161,7 +163,7 @@ class FrameSource:
             return None
         if self.size == (0, 0):
             self.size = (img.shape[1], img.shape[0])
-        t_s = (self._index / self.fps) if not self.spec.is_camera else now - self._t0
+        t_s = (self._index / self.fps) if not self.spec.is_camera else now - (self._t0 or now)
         f = Frame(np.ascontiguousarray(img), self._index, t_s, now)
         self._index += 1
         return f

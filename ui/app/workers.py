@@ -81,6 +81,8 @@ class VideoWorker(QObject):
         self.use_pipeline = use_pipeline
         self.model_complexity = model_complexity
         self.annotate = annotate
+        #: consecutive empty reads before a camera counts as lost
+        self.max_misses = 5
         self._commands: queue.Queue[tuple[str, Any]] = queue.Queue()
         self._stop = threading.Event()
         self._lock = threading.Lock()
@@ -140,6 +142,7 @@ class VideoWorker(QObject):
         pace_wall = pace_t = None
         fps_ema = 0.0
         last_at = None
+        misses = 0
         try:
             while not self._stop.is_set():
                 if not source.is_open:
@@ -166,7 +169,12 @@ class VideoWorker(QObject):
                     self._source_fps = source.fps
                 self._drain_commands(source)
                 frame = source.read()
+                if frame is None and self.spec.is_camera and misses < self.max_misses:
+                    misses += 1  # a camera may skip a frame now and then: not lost yet
+                    self._wait(0.02)
+                    continue
                 if frame is None:
+                    misses = 0
                     if self.spec.is_camera:
                         source.release()
                         lost = True
@@ -186,6 +194,7 @@ class VideoWorker(QObject):
                     delay = pace_wall + (frame.t_s - pace_t) - time.monotonic()
                     if delay > 0:
                         self._wait(delay)
+                misses = 0
                 self._process(frame, fps_ema)
                 now = time.monotonic()
                 if last_at is not None:
