@@ -7,9 +7,9 @@ besides the fit this module reports, for every result:
 - the parameters' 1-sigma uncertainty from the solver's covariance
   (``cv2.calibrateCameraExtended``);
 - a split-half cross-validation: the views are split in two, each half is calibrated alone,
-  and the two lenses are compared over the whole image, after the best common rotation
-  (which any later pose estimate absorbs) — the pixel difference is what changing the input
-  images would change;
+  and the two lenses are compared where the board was seen (and, for information, over the
+  whole image), after the best common rotation (which any later pose estimate absorbs) — the
+  pixel difference is what changing the input images would change;
 - coverage of the image by the detected corners (score, covered cells, image corners reached);
 - blur of the views (edge width in pixels) and the tilt of the board;
 - a VERDICT (accept / reject with reasons) and concrete ADVICE.
@@ -17,7 +17,8 @@ besides the fit this module reports, for every result:
 Acceptance bar (after OpenCV's interactive calibration and mrcal's advice): at least 10 views,
 RMS < 0.5 px (warn above 0.3), 1.96 sigma of f and c under 5 % (f) / 2 % of the image size
 (c), coverage score > 1.0 and 70 % of a 10x10 grid reached, every image corner reached,
-split-half difference < 1 px (95th percentile over the image), median edge blur < 2.5 px.
+split-half difference < 1 px (95th percentile where the board was seen), some view tilted by
+20 degrees or more, median edge blur < 2.5 px.
 """
 
 from __future__ import annotations
@@ -71,7 +72,7 @@ class Thresholds:
     max_cross_validation_px: float = 1.0  # 95th percentile over the image
     max_blur_px: float = 2.5  # median edge blur sigma
     outlier_factor: float = 3.0  # view RMS above factor x median (and > 0.5 px) is an outlier
-    min_tilt_deg: float = 20.0  # at least some views should be tilted this much
+    min_tilt_deg: float = 20.0  # the most tilted view must reach this
 
 
 @dataclass
@@ -398,7 +399,7 @@ def calibrate_views(views: list[View], pattern: Pattern, *, fix_k3: bool = False
                                "pattern": pattern.spec, "square_mm": pattern.square_mm}
     rep.lens = Lens(size, K, dist, stddev, quality)
     if cross_validate and len(good) >= 8:
-        rep.cross_validation = _split_half(dets, size, flags)
+        rep.cross_validation = _split_half(dets, size, flags, seen_grid_points(good, size))
     pts = np.concatenate([d.image_px for d in dets])
     rep.coverage = _coverage(pts, size)
     _judge(rep, pattern, th)
@@ -409,16 +410,26 @@ def calibrate_views(views: list[View], pattern: Pattern, *, fix_k3: bool = False
     return rep
 
 
-def _split_half(dets: list[Detection], size: tuple[int, int], flags: int) -> dict[str, float]:
+def _split_half(dets: list[Detection], size: tuple[int, int], flags: int,
+                seen_px: np.ndarray) -> dict[str, float]:
+    """Calibrate even and odd views apart and compare the two lenses (pixels).
+
+    ``*_px`` figures are over the part of the image the corners covered (``seen_px``), where
+    the data constrains the lens; ``*_whole_image`` also counts the extrapolated rest.
+    """
     halves = [dets[0::2], dets[1::2]]
     lenses = []
     for half in halves:
         _, K, dist, *_ = _calibrate(half, size, flags)
         lenses.append(Lens(size, K, dist))
-    d = compare_lenses_px(lenses[0], lenses[1])
-    d_raw = compare_lenses_px(lenses[0], lenses[1], compensate_rotation=False)
+    pts = seen_px if len(seen_px) >= 10 else None
+    d = compare_lenses_px(lenses[0], lenses[1], points_px=pts)
+    d_all = compare_lenses_px(lenses[0], lenses[1])
+    d_raw = compare_lenses_px(lenses[0], lenses[1], compensate_rotation=False, points_px=pts)
     return {"mean_px": round(float(d.mean()), 4), "p95_px": round(float(np.percentile(d, 95)), 4),
             "max_px": round(float(d.max()), 4),
+            "p95_px_whole_image": round(float(np.percentile(d_all, 95)), 4),
+            "max_px_whole_image": round(float(d_all.max()), 4),
             "p95_px_without_rotation": round(float(np.percentile(d_raw, 95)), 4),
             "views_per_half": min(len(h) for h in halves)}
 
@@ -497,14 +508,19 @@ def _judge(rep: IntrinsicsReport, pattern: Pattern, th: Thresholds) -> None:
     cv = rep.cross_validation
     if cv is not None and cv["p95_px"] > th.max_cross_validation_px:
         reason("cross_validation", f"two halves of the views give lenses that differ by "
-                                   f"{cv['p95_px']:.2f} px (95th percentile over the image; "
-                                   f"limit {th.max_cross_validation_px} px)")
+                                   f"{cv['p95_px']:.2f} px (95th percentile over the part of "
+                                   f"the image the board covered; limit "
+                                   f"{th.max_cross_validation_px} px)")
     elif cv is None:
         warnings.append("too few views for a split-half cross-validation (needs 8)")
+    elif cv["p95_px_whole_image"] > 3 * th.max_cross_validation_px:
+        warnings.append(f"outside the area the board covered the lens is extrapolated: the two "
+                        f"halves differ there by up to {cv['max_px_whole_image']:.1f} px")
     tilts = [v.tilt_deg for v in used if v.tilt_deg is not None]
     if tilts and max(tilts) < th.min_tilt_deg:
-        warnings.append(f"the board is never tilted by more than {max(tilts):.0f} degrees: "
-                        f"the focal length is then poorly determined")
+        reason("little_tilt", f"the board is never tilted by more than {max(tilts):.0f} degrees "
+                              f"(needs some views beyond {th.min_tilt_deg:.0f}): the focal "
+                              f"length cannot be told from the distance")
     if any(r["code"] in ("uncertainty_too_high", "cross_validation") for r in reasons) or (
             tilts and max(tilts) < th.min_tilt_deg):
         advice.append("Tilt the board by 30-45 degrees in some views: top away from the "

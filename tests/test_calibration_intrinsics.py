@@ -120,6 +120,14 @@ def test_blurred_set_is_rejected_as_blurred(synth):
     assert any("Focus" in a for a in rep.advice)
 
 
+def test_a_board_never_tilted_is_rejected(synth):
+    images, _ = render_board_views(CHESS, synth.camera, 12, seed=5, synth=synth, max_tilt_deg=8)
+    rep = calibrate_views(_views(images), CHESS)
+    assert not rep.accepted
+    assert "little_tilt" in rep.reason_codes
+    assert any("Tilt the board" in a for a in rep.advice)
+
+
 def test_wrong_pattern_size_is_rejected_and_the_right_one_suggested(good_chess, tmp_path):
     for i, g in enumerate(good_chess[:2]):
         cv2.imwrite(str(tmp_path / f"v{i}.png"), g)

@@ -187,18 +187,29 @@ def _cmd_intrinsics(args: argparse.Namespace) -> int:
         except ValueError as exc:
             raise UserError(str(exc)) from None
     wrote = None
+    dropped_table = False
     if args.out and rep.lens is not None and (rep.accepted or args.force):
+        old = _load_cal(args.out) if Path(args.out).exists() else None
+        if old is not None and old.table is not None and old.table.undistorted:
+            # the homography was fitted on pixels undistorted by the old lens
+            dropped_table = True
+            _update_file(args.out, table=None)
         _update_file(args.out, lens=rep.lens, inputs={
             "lens": {"inputs": [str(p) for p in args.inputs], "pattern": pattern.spec,
                      "square_mm": pattern.square_mm, "marker_mm": pattern.marker_mm,
                      "views_used": [v.name for v in rep.views_used]}})
         wrote = args.out
+    note = (f"the table plane in {args.out} was fitted with the previous lens and was removed: "
+            f"re-run `arbitre calibrate table`") if dropped_table else None
     if args.json:
         out = rep.to_json()
         out["written"] = wrote
+        out["note"] = note
         _print_json(out)
     else:
         _print_intrinsics(rep, wrote, args.out)
+        if note:
+            print(f"note: {note}")
     return 0 if rep.accepted else 1
 
 
