@@ -151,3 +151,33 @@ def test_printed_targets_are_at_exact_size(tmp_path):
     for c in corners:
         side_mm = np.linalg.norm(c[0, 1] - c[0, 0]) / ppm
         assert abs(side_mm - 50) < 0.3
+
+
+def test_cli_print_targets_and_colours(synth, tmp_path, capsys):
+    from ui.cli import main
+
+    assert main(["calibrate", "print-board", "--out", str(tmp_path / "b.pdf"), "--dpi", "100"]) == 0
+    assert main(["calibrate", "print-markers", "--out", str(tmp_path / "m.pdf"), "--dpi", "100",
+                 "--markers-mm", "500x350", "--marker-mm", "60"]) == 0
+    assert main(["calibrate", "print-colour-card", "--out", str(tmp_path / "c.pdf"),
+                 "--dpi", "100"]) == 0
+    for name in ("b.pdf", "b.png", "m.pdf", "m.png", "c.pdf", "c.png"):
+        assert (tmp_path / name).stat().st_size > 1000, name
+    layout = json.loads((tmp_path / "m.json").read_text())
+    assert layout["layout_mm"] == [500.0, 350.0] and layout["marker_size_mm"] == 60.0
+    assert MarkerLayout.from_dict(layout).corners_mm[2].mean(axis=0).tolist() == [500.0, 350.0]
+    assert main(["calibrate", "print-board", "--square-mm", "40", "--out",
+                 str(tmp_path / "x.pdf")]) == 2
+    assert "does not fit on A4" in capsys.readouterr().err
+
+    img = colour_card_scene(synth.camera, synth=synth)
+    cv2.imwrite(str(tmp_path / "card.png"), img)
+    cal = tmp_path / "cal.txt"
+    assert main(["calibrate", "colours", str(tmp_path / "card.png"), "--card", "--out", str(cal),
+                 "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert set(out["colours"]) == {"white", "grey", "black", "blue", "green", "yellow", "red"}
+    assert out["warnings"] == [] and out["missing_ring_colours"] == []
+    assert load_calibration(cal).colours.names == list(out["colours"])
+    assert main(["calibrate", "colours", str(tmp_path / "card.png"), "--region", "white=1,2"]) == 2
+    assert "NAME=X,Y,W,H" in capsys.readouterr().err

@@ -229,7 +229,8 @@ def _print_intrinsics(rep, wrote: str | None, out: str | None) -> None:
         cv = j["cross_validation"]
         if cv:
             print(f"split-half cross-validation: {cv['mean_px']:.3f} px mean, "
-                  f"{cv['p95_px']:.3f} px 95th percentile over the image")
+                  f"{cv['p95_px']:.3f} px 95th percentile where the board was seen, "
+                  f"{cv['p95_px_whole_image']:.3f} px over the whole image")
         c = j["coverage"]
         print(f"coverage score {c['score']:.2f}, {100 * c['cells_covered']:.0f} % of cells")
     status = j["verdict"]["status"].upper()
