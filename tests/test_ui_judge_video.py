@@ -17,6 +17,7 @@ from games.store import GameStore  # noqa: E402
 from ui.app.app import make_window  # noqa: E402
 from ui.app.export import annotated_clip  # noqa: E402
 from ui.app.referee import pipeline_available  # noqa: E402
+from ui.app.recording import read_sidecar  # noqa: E402
 from ui.app.review_data import FrameReader, judge_video  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -60,4 +61,41 @@ def test_judge_a_sample_clip_and_review_it(qtbot, tmp_path):
     shots = ROOT / "out" / "screenshots"
     shots.mkdir(parents=True, exist_ok=True)
     assert win.grab().save(str(shots / "review_sample_judged_en.png"))
+    win.close()
+
+
+@pytest.mark.skipif(not (CLIP / "video.mp4").is_file(), reason="sample clip wrong_finger_top missing")
+@pytest.mark.skipif(not pipeline_available(), reason="vision.pipeline (the video judge) missing")
+def test_live_attempt_on_a_sample_clip_is_judged_and_recorded_into_the_game(qtbot, tmp_path):
+    """A 2-player game on the clip's route: Bob's attempt is started on the Live screen, the video
+    judge's verdict is recorded into the game by itself when the attempt ends."""
+    from ui.app import commands as cmd
+    from ui.app.video import VideoSpec
+
+    win = make_window(GameStore(tmp_path / "g.sqlite3"), tmp_path / "rec", resume=False)
+    qtbot.addWidget(win)
+    win.resize(1280, 800)
+    win.show()
+    k = win.keeper
+    k.run(cmd.NewGame(["Alice", "Bob"], rounds=1))
+    assert k.run(cmd.RebuildRoute(str(CLIP / "route.json"))) >= 2
+    s = k.session
+    assert s.phase == "climb"
+    climber = s.current_player_name()
+    win.video_route_changed()
+    win.open_source(VideoSpec.for_file(CLIP / "video.mp4", realtime=False))
+    qtbot.waitUntil(lambda: win.live_screen.view.has_frame(), timeout=60000)
+    assert win.referee_label.text() == "Video referee active"
+    win.live_screen.toggle_attempt()
+    qtbot.waitUntil(lambda: len(s.attempts()) == 1, timeout=120000)  # the end or the auto stop
+    a = s.attempts()[0]
+    assert a.player == climber and a.round == 1
+    assert a.auto_verdict["result"] in ("summit", "fault", "incomplete")
+    assert "frames" in a.auto_verdict  # the video judge's own verdict, with its evidence
+    assert a.video_path and Path(a.video_path).is_file() and a.sidecar_path
+    assert s.round_table().scores[s.players.index(climber)][0] == a.auto_verdict["score"]
+    side = read_sidecar(a.sidecar_path)
+    assert side.complete and sum(1 for f in side.frames if f["hands"]) >= len(side.frames) // 2
+    win.tabs.setCurrentWidget(win.live_screen)
+    assert win.grab().save(str(ROOT / "out" / "screenshots" / "live_sample_judged_en.png"))
     win.close()

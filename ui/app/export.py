@@ -95,13 +95,28 @@ _LINKS = ((0, 1), (1, 2), (2, 3), (3, 4), (0, 5), (5, 6), (6, 7), (7, 8), (5, 9)
           (18, 19), (19, 20), (0, 17))
 
 
+_BGR = {"black": (30, 30, 30), "blue": (220, 90, 30), "green": (60, 160, 30),
+        "yellow": (20, 200, 235), "red": (40, 40, 210)}
+
+
 def draw_evidence(frame_bgr: np.ndarray, record: dict[str, Any], verdict: dict[str, Any] | None,
-                  t_s: float) -> np.ndarray:
-    """A copy of a recorded frame with its sidecar evidence drawn: hand skeletons, the fingers
+                  t_s: float, route: dict[str, Any] | None = None) -> np.ndarray:
+    """A copy of a recorded frame with its sidecar evidence drawn: the holds the judge saw (in
+    their ring colour from ``route``, with their id and confidence), hand skeletons, the fingers
     down and their targets, the events of this frame, and the verdict's fault once reached."""
     import cv2
 
     out = np.array(frame_bgr, copy=True)
+    colours = {str(h.get("id")): h.get("colour") for h in (route or {}).get("holds", [])}
+    holds = (record.get("detections") or {}).get("holds") or {}
+    confs = holds.get("confidence") or []
+    for k, (hid, c) in enumerate(zip(holds.get("ids", []), holds.get("centres_px", []))):
+        col = _BGR.get(str(colours.get(str(hid))), (200, 200, 200))
+        p = (int(round(c[0])), int(round(c[1])))
+        cv2.circle(out, p, 14, col, 2, cv2.LINE_AA)
+        conf = f" {confs[k]:.2f}" if k < len(confs) else ""
+        cv2.putText(out, f"{hid}{conf}", (p[0] + 16, p[1] + 5), cv2.FONT_HERSHEY_SIMPLEX, 0.4,
+                    (255, 255, 255), 1, cv2.LINE_AA)
     for hand in record.get("hands", []):
         pts = np.round(np.asarray(hand.get("landmarks_px", []), float)).astype(int)
         if pts.shape != (21, 2):
@@ -151,7 +166,7 @@ def annotated_clip(rec: Recording, out_path: str | Path, verdict: dict[str, Any]
                 writer = cv2.VideoWriter(str(out_path), cv2.VideoWriter_fourcc(*"mp4v"),
                                          reader.fps, (img.shape[1], img.shape[0]))
             record = rec.sidecar.frames[i] if rec.sidecar and i < len(rec.sidecar.frames) else {}
-            writer.write(draw_evidence(img, record, v, rec.time_of(i)))
+            writer.write(draw_evidence(img, record, v, rec.time_of(i), rec.route))
             n += 1
     finally:
         reader.close()

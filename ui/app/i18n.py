@@ -100,6 +100,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "live.evidence": ("Preuves", "Evidence"),
     "live.move": ("Mouvement en cours : {fingers} doigts → {points} pts",
                   "Current move: {fingers} fingers → {points} pts"),
+    "live.fingers_down": ("Doigts posés : {n}", "Fingers down: {n}"),
     "live.verdict": ("Verdict : {result}, {score} pts", "Verdict: {result}, {score} pts"),
     "live.fault": ("FAUTE {code} : {detail}", "FAULT {code}: {detail}"),
     "live.hands_only": ("Arbitre vidéo absent (vision.pipeline) : mains seulement, pas de verdict "
@@ -139,7 +140,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "review.apply": ("Appliquer", "Apply"),
     "review.clear": ("Tout annuler", "Clear all"),
     "review.evidence_none": ("Pas de preuve à cette image.", "No evidence at this frame."),
-    "review.event": ("{t:.2f} s · {type} {finger} → {target}", "{t:.2f} s · {type} {finger} → {target}"),
+    "review.confidence": ("Certitude du contact :", "Contact confidence:"),
     "review.judging": ("Jugement de {name}… image {frame}", "Judging {name}… frame {frame}"),
     "review.export_clip": ("Exporter le clip annoté…", "Export annotated clip…"),
     "review.clip_saved": ("Clip enregistré : {path}", "Clip saved: {path}"),

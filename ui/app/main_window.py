@@ -452,11 +452,13 @@ class LiveScreen(QWidget):
             lines.append(f"  {h.handedness} ({h.score:.2f})")
         if rf.contacts:
             lines += [f"  {f} → {t}" for f, t in rf.contacts.items()]
-        if rf.move_fingers:
+        if rf.move_fingers >= 2:
             from games.grimpe.climb import POINTS
 
             lines.append(tr("live.move", fingers=rf.move_fingers,
                             points=POINTS.get(rf.move_fingers, 0)))
+        elif rf.move_fingers:
+            lines.append(tr("live.fingers_down", n=rf.move_fingers))
         if rf.verdict:
             lines.append(tr("live.verdict", result=tr("result." + str(rf.verdict.get("result"))),
                             score=rf.verdict.get("score", 0)))
@@ -662,7 +664,8 @@ class ReviewScreen(QWidget):
                 from ui.app.export import draw_evidence
 
                 record = rec.sidecar.frames[frame] if rec.sidecar and frame < len(rec.sidecar.frames) else {}
-                self.view.set_frame(draw_evidence(img, record, self.final, rec.time_of(frame)))
+                self.view.set_frame(draw_evidence(img, record, self.final, rec.time_of(frame),
+                                                  rec.route))
         self.timeline.set_current(frame)
         self.frame_label.setText(tr("review.frame", i=frame + 1, n=n, t=rec.time_of(frame)))
         self._show_evidence()
@@ -705,10 +708,14 @@ class ReviewScreen(QWidget):
             lines.append(f"  {f} → {t}{conf}")
         det = ev.get("detections") or {}
         if det.get("contact_confidence"):
-            lines.append("confidence: " + ", ".join(f"{c:.2f}" for c in det["contact_confidence"]))
+            from games.grimpe.cards import FINGERS
+
+            lines.append(tr("review.confidence") + " " + " · ".join(
+                f"{f} {c:.2f}" for f, c in zip(FINGERS, det["contact_confidence"])))
         for e in ev.get("events_here", []):
-            lines.append(tr("review.event", t=float(e["t"]), type=e.get("type"),
-                            finger=e.get("finger", ""), target=e.get("target", e.get("card", ""))))
+            target = e.get("target", e.get("card", ""))
+            lines.append(f"{float(e['t']):.2f} s · {e.get('type')} {e.get('finger', '')}"
+                         + (f" → {target}" if target not in ("", None) else ""))
             if "confidence" in e:
                 lines.append(f"    confidence {float(e['confidence']):.2f}")
         if not lines:

@@ -85,6 +85,7 @@ class LiveReferee:
         self._ref: Any = None
         self._tracker: Any = None
         self._t0: float | None = None
+        self._last_hands: Any = None
         self._start()
 
     @property
@@ -161,8 +162,12 @@ class LiveReferee:
             }
         if c is not None:
             detections["contact_confidence"] = np.asarray(c.confidence).round(3).tolist()
+        hands = getattr(r, "hands", None)
+        if hands is None:  # a frame the judge skipped (stride): the last hands seen still hold
+            hands = self._last_hands
+        self._last_hands = hands
         return RefereeFrame(
-            frame_index, t_s, hands=getattr(r, "hands", None),
+            frame_index, t_s, hands=hands,
             new_events=[dict(e) for e in getattr(r, "new_events", [])],
             verdict=dict(getattr(r, "verdict", {}) or {}) or None,
             move_fingers=int(getattr(r, "move_fingers", 0) or 0),
@@ -176,8 +181,10 @@ class LiveReferee:
         import cv2
 
         if self.judging and rf.raw is not None:
-            out = self._ref.annotate(frame_bgr, rf.raw)
-        elif rf.hands is not None:
+            # the video judge draws everything itself: holds by finger, burned holds, zones,
+            # contacts, the move counter and the fault banner
+            return self._ref.annotate(frame_bgr, rf.raw)
+        if rf.hands is not None:
             from vision.hands import annotate
 
             out = annotate(frame_bgr, rf.hands)
