@@ -559,6 +559,11 @@ def suggest_pattern(images: Sequence[np.ndarray], pattern: Pattern) -> Pattern |
     cands = sorted(near | swapped,
                    key=lambda cr: abs(cr[0] - pattern.cols) + abs(cr[1] - pattern.rows))
     best, best_n = None, 0
+    if pattern.kind == "charuco" and pattern.rows % 2 == 0:
+        old = replace(pattern, legacy=not pattern.legacy)
+        n_old = sum(len(d.ids) for g in images if (d := old.detect(g)) is not None)
+        if n_old:
+            best, best_n = old, n_old  # a board from OpenCV <= 4.5.5 (or the reverse)
     for cols, rows in cands[:60]:
         if (cols, rows) == (pattern.cols, pattern.rows):
             continue
@@ -588,7 +593,12 @@ def calibrate_intrinsics(inputs: Sequence[str | os.PathLike], pattern: Pattern, 
     rep = calibrate_views(views, pattern, fix_k3=fix_k3, thresholds=thresholds)
     if "pattern_not_found" in rep.reason_codes:
         sug = suggest_pattern([g for _, g in frames[:2]], pattern)
-        if sug is not None:
+        if sug is not None and (sug.cols, sug.rows) == (pattern.cols, pattern.rows):
+            rep.suggested_pattern = sug.spec + (" (legacy)" if sug.legacy else "")
+            rep.advice.insert(0, "The board was made by OpenCV 4.5.5 or older: re-run with "
+                                 "--legacy-charuco." if sug.legacy else
+                              "The board is a current-layout ChArUco: drop --legacy-charuco.")
+        elif sug is not None:
             rep.suggested_pattern = sug.spec
             rep.advice.insert(0, f"The images show a {sug.spec} pattern: re-run with "
                                  f"--pattern {sug.spec}.")

@@ -183,3 +183,30 @@ def test_cli_bad_input_exits_2_with_a_message(tmp_path, capsys):
     bad.write_text("{ not a calibration")
     assert main(["calibrate", "check", str(bad)]) == 2
     assert "bad.txt, line 1" in capsys.readouterr().err
+
+
+def test_video_frames_are_sampled_and_named(good_chess, tmp_path):
+    from calibration.intrinsics import load_views
+
+    path = tmp_path / "board.avi"
+    w = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10, (640, 480))
+    for g in good_chess[:12]:
+        w.write(cv2.cvtColor(g, cv2.COLOR_GRAY2BGR))
+    w.release()
+    frames = list(load_views([path], max_video_frames=4))
+    assert [n for n, _ in frames] == ["board.avi#0", "board.avi#3", "board.avi#6", "board.avi#9"]
+    views = detect_views(frames, CHESS)
+    assert all(v.detection is not None for v in views)
+
+
+def test_an_old_opencv_charuco_board_is_recognised(synth):
+    from dataclasses import replace
+
+    from calibration.intrinsics import suggest_pattern
+
+    pattern = parse_pattern("charuco:5x6", 25)
+    images, _ = render_board_views(replace(pattern, legacy=True), synth.camera, 2, seed=1,
+                                   synth=synth)
+    assert all(pattern.detect(g) is None for g in images)
+    sug = suggest_pattern(images, pattern)
+    assert sug is not None and sug.legacy and (sug.cols, sug.rows) == (5, 6)

@@ -116,6 +116,8 @@ def _pattern_args(p: argparse.ArgumentParser, required: bool) -> None:
     p.add_argument("--marker-mm", type=float,
                    help="ChArUco marker side, mm (default 0.75 x square)")
     p.add_argument("--dict", default="6x6_250", dest="dictionary", help="ChArUco dictionary")
+    p.add_argument("--legacy-charuco", action="store_true",
+                   help="a ChArUco board made by OpenCV <= 4.5.5 (even number of rows)")
 
 
 def _marker_args(p: argparse.ArgumentParser) -> None:
@@ -173,6 +175,10 @@ def _cmd_intrinsics(args: argparse.Namespace) -> int:
 
     try:
         pattern = parse_pattern(args.pattern, args.square_mm, args.marker_mm, args.dictionary)
+        if args.legacy_charuco:
+            from dataclasses import replace
+
+            pattern = replace(pattern, legacy=True)
     except ValueError as exc:
         raise UserError(f"--pattern: {exc}") from None
     try:
