@@ -34,8 +34,8 @@ def window(qtbot, tmp_path):
     def make(lang: str = "en"):
         i18n.set_language(lang)
         store = GameStore(tmp_path / f"{lang}.sqlite3")
-        win = make_window(store, tmp_path / "rec", model_complexity=0)
-        win.use_pipeline = False  # deterministic and fast: hands only (the judge is tested apart)
+        # deterministic and fast: hands only (the video judge is tested in test_ui_judge_video)
+        win = make_window(store, tmp_path / "rec", model_complexity=0, use_pipeline=False)
         win.setProperty("no_dialogs", True)
         qtbot.addWidget(win)
         win.resize(1280, 800)

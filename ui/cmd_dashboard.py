@@ -21,6 +21,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     src.add_argument("--video", metavar="PATH", help="open this video file as the live source")
     src.add_argument("--camera", metavar="N", type=int, help="open camera number N (0 = first)")
     src.add_argument("--sample", action="store_true", help="open the bundled sample video")
+    p.add_argument("--resolution", metavar="WxH", help="camera resolution to ask for, e.g. 1280x720")
+    p.add_argument("--hands-only", action="store_true", dest="hands_only",
+                   help="do not run the video judge: hands are drawn, verdicts are entered by "
+                   "hand (for slow machines)")
     p.add_argument("--lang", choices=["fr", "en"],
                    help="language of the window (default: French when the system locale is)")
     p.add_argument("--recordings", metavar="DIR",
@@ -39,6 +43,13 @@ def _run(args: argparse.Namespace) -> int:
 
     if args.screenshot and args.quit_after is None:
         raise UserError("--screenshot needs --quit-after S (when to take it)")
+    size = None
+    if args.resolution:
+        try:
+            w, h = (int(v) for v in args.resolution.lower().split("x"))
+            size = (w, h)
+        except ValueError:
+            raise UserError(f"--resolution {args.resolution!r}: give WIDTHxHEIGHT, e.g. 1280x720") from None
     if args.video and not Path(args.video).is_file():
         raise UserError(f"{args.video}: no such video file; give the path of an .mp4/.mkv/.avi")
     from ui.app.i18n import set_language, tr
@@ -52,4 +63,4 @@ def _run(args: argparse.Namespace) -> int:
     with open_store(args) as store:
         return run(store, recordings_dir=args.recordings, video=args.video, camera=args.camera,
                    sample=args.sample, screenshot=args.screenshot, quit_after_s=args.quit_after,
-                   tab=args.tab)
+                   tab=args.tab, camera_size=size, use_pipeline=not args.hands_only)

@@ -15,13 +15,14 @@ def default_recordings_dir(db_path: Path) -> Path:
 
 
 def make_window(store: Any, recordings_dir: str | Path, *, resume: bool = True,
-                model_complexity: int = 1) -> Any:
+                model_complexity: int = 1, use_pipeline: bool = True) -> Any:
     """The main window on ``store`` (the latest active Grimpe game resumed when ``resume``)."""
     from ui.app.commands import GameKeeper
     from ui.app.main_window import MainWindow
 
     keeper = GameKeeper(store)
-    win = MainWindow(keeper, recordings_dir, model_complexity=model_complexity)
+    win = MainWindow(keeper, recordings_dir, model_complexity=model_complexity,
+                     use_pipeline=use_pipeline)
     if resume:
         keeper.resume_latest()
     return win
@@ -37,6 +38,8 @@ def run(
     screenshot: str | None = None,
     quit_after_s: float | None = None,
     tab: str | None = None,
+    camera_size: tuple[int, int] | None = None,
+    use_pipeline: bool = True,
 ) -> int:
     """Open the window (call after :func:`ui.app.qtenv.prepare_qt_environment`); returns the
     Qt exit code. With ``screenshot``/``quit_after_s`` it grabs the window to a PNG and quits."""
@@ -52,14 +55,15 @@ def run(
 
     app = QApplication.instance() or QApplication([])
     rec_dir = Path(recordings_dir) if recordings_dir else default_recordings_dir(store.path)
-    win = make_window(store, rec_dir)
+    win = make_window(store, rec_dir, use_pipeline=use_pipeline)
     win.show()
     tabs = {"game": 0, "live": 1, "review": 2, "history": 3}
     if video:
         win.open_source(VideoSpec.for_file(video))
         win.tabs.setCurrentIndex(1)
     elif camera is not None:
-        win.open_source(VideoSpec.for_camera(camera))
+        w, h = camera_size or (None, None)
+        win.open_source(VideoSpec.for_camera(camera, w, h))
         win.tabs.setCurrentIndex(1)
     elif sample:
         win.open_sample()
