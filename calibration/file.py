@@ -465,6 +465,36 @@ class _Reader:
         return arr
 
 
+def _check_markers(rd: _Reader, markers: dict) -> None:
+    """The marker record ``check_table`` relies on: per-id (4, 2) corners in mm and pixels."""
+    base = "table.markers"
+    if "corners_mm" not in markers and "image_corners_px" not in markers:
+        return
+    d = markers.get("dictionary")
+    if not isinstance(d, str):
+        raise rd.error(f"{base}.dictionary", f"expected a dictionary name such as '4x4_50', "
+                                             f"got {d!r}")
+    for key in ("corners_mm", "image_corners_px"):
+        v = markers.get(key)
+        if v is None:
+            continue
+        if not isinstance(v, dict):
+            raise rd.error(f"{base}.{key}", f"expected {{marker id: 4 corners}}, got {v!r}")
+        for mid, corners in v.items():
+            if not mid.lstrip("-").isdigit():
+                raise rd.error(f"{base}.{key}", f"marker id {mid!r} is not an integer")
+            try:
+                arr = np.asarray(corners, dtype=np.float64)
+            except (TypeError, ValueError):
+                arr = np.zeros(0)
+            if arr.shape != (4, 2) or not np.isfinite(arr).all():
+                raise rd.error(f"{base}.{key}", f"marker {mid}: expected 4 corners [x, y], got "
+                                                f"{corners!r}")
+    if set(markers.get("corners_mm", {})) != set(markers.get("image_corners_px", {})):
+        raise rd.error(f"{base}.image_corners_px", "the marker ids of corners_mm and "
+                                                   "image_corners_px differ")
+
+
 def loads_calibration(text: str, path: str | os.PathLike | None = None) -> Calibration:
     """Parse and validate the text of a calibration file (see :func:`load_calibration`)."""
     p = None if path is None else str(path)
@@ -534,6 +564,7 @@ def loads_calibration(text: str, path: str | os.PathLike | None = None) -> Calib
         rms = rd.number(ts, "residual_rms_mm", "table", non_negative=True)
         mx = rd.number(ts, "residual_max_mm", "table", non_negative=True)
         markers = rd.section(ts, "markers", "table") or {}
+        _check_markers(rd, markers)
         table = TablePlane(T, und, rms, mx, markers)
 
     colours = None

@@ -91,3 +91,16 @@ def test_broken_colour_model_and_missing_file(tmp_path):
     assert "colours.gains_bgr" in msg
     with pytest.raises(CalibrationFileError, match="no such file"):
         load_calibration(tmp_path / "nope.txt")
+
+
+def test_table_marker_record_is_validated(tmp_path):
+    cal = _calibration()
+    cal.table.markers = {"dictionary": "4x4_50", "ids": [0],
+                         "corners_mm": {"0": [[0, 0], [1, 0], [1, 1], [0, 1]]},
+                         "image_corners_px": {"0": [[5, 5], [9, 5], [9, 9], [5, 9]]}}
+    p = save_calibration(cal, tmp_path / "ok.txt")
+    assert load_calibration(p).table.markers["ids"] == [0]
+    cal.table.markers["image_corners_px"]["0"] = [[5, 5], [9, 5], [9, 9]]
+    p = save_calibration(cal, tmp_path / "m.txt")
+    with pytest.raises(CalibrationFileError, match=r"table.markers.image_corners_px\): marker 0"):
+        load_calibration(p)
