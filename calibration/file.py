@@ -357,7 +357,6 @@ def save_calibration(cal: Calibration, path: str | os.PathLike) -> Path:
     """Write ``cal`` to ``path`` atomically (a temporary file in the same folder, then rename)."""
     path = Path(path)
     text = dumps_calibration(cal)
-    path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:

@@ -635,5 +635,9 @@ def write_coverage_png(report: IntrinsicsReport, path: str | os.PathLike,
                 (0, 0, 0), 4, cv2.LINE_AA)
     cv2.putText(heat, text, (10, int(30 * scale + 8)), cv2.FONT_HERSHEY_SIMPLEX, scale,
                 (255, 255, 255), 1, cv2.LINE_AA)
-    if not cv2.imwrite(str(path), heat):
-        raise ValueError(f"{path}: cannot write the PNG")
+    try:
+        ok = cv2.imwrite(str(path), heat)
+    except cv2.error:
+        ok = False
+    if not ok:
+        raise ValueError(f"{path}: cannot write the image (check the folder and the extension)")

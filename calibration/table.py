@@ -303,6 +303,7 @@ def table_preview(image: np.ndarray, calibration: Calibration, *, px_per_mm: flo
     corners = np.concatenate([np.asarray(v) for v in mk["corners_mm"].values()])
     x0, y0 = corners.min(axis=0) - margin_mm
     x1, y1 = corners.max(axis=0) + margin_mm
+    px_per_mm = min(px_per_mm, 2500.0 / max(x1 - x0, y1 - y0))  # keep the preview printable
     W, H = int((x1 - x0) * px_per_mm), int((y1 - y0) * px_per_mm)
     u, v = np.meshgrid(np.arange(W), np.arange(H))
     xs = x0 + (u.ravel() + 0.5) / px_per_mm

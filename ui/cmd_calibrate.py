@@ -385,8 +385,13 @@ def _cmd_table(args: argparse.Namespace) -> int:
         raise UserError(f"{args.image}: {exc}") from None
     if args.preview:
         prev = table_preview(image, Calibration(lens=lens, table=fit.table))
-        if not cv2.imwrite(args.preview, prev):
-            raise UserError(f"{args.preview}: cannot write the PNG")
+        try:
+            ok = cv2.imwrite(args.preview, prev)
+        except cv2.error:
+            ok = False
+        if not ok:
+            raise UserError(f"{args.preview}: cannot write the image (check the folder and the "
+                            f"extension)")
     if args.out:
         if base is not None and args.calibration and args.out != args.calibration and lens:
             _update_file(args.out, lens=lens)
