@@ -144,6 +144,8 @@ def _update_file(out: str, **sections: Any) -> None:
     """Add/replace sections of the calibration file ``out`` (created when missing)."""
     from calibration.file import Calibration, save_calibration
 
+    if not Path(out).parent.is_dir():
+        raise UserError(f"{out}: the folder {Path(out).parent} does not exist")
     cal = _load_cal(out) if Path(out).exists() else Calibration()
     for key, value in sections.items():
         if key == "inputs":
