@@ -54,6 +54,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "game.score": ("Score", "Score"),
     "game.result": ("Résultat", "Result"),
     "game.finish": ("Terminer la partie", "Finish game"),
+    "game.pending": ("Enregistrement en attente : {name} — verdict vidéo : {verdict}. Il sera "
+                     "joint au prochain essai enregistré.",
+                     "Recording waiting: {name} — video verdict: {verdict}. It goes with the "
+                     "next attempt recorded."),
+    "game.record_video_verdict": ("Enregistrer le verdict vidéo", "Record the video verdict"),
     "game.round_table": ("Tableau des manches", "Round table"),
     "game.total": ("Total", "Total"),
     "game.round_n": ("M{n}", "R{n}"),

@@ -148,6 +148,8 @@ class GameScreen(QWidget):
         self.events_btn.clicked.connect(self.record_from_events_dialog)
         self.pending_label = QLabel()
         self.pending_label.setWordWrap(True)
+        self.video_verdict_btn = QPushButton(tr("game.record_video_verdict"))
+        self.video_verdict_btn.clicked.connect(self.record_video_verdict)
         att_box = QGroupBox(tr("game.record"))
         af = QFormLayout(att_box)
         af.addRow(tr("game.result"), self.result_combo)
@@ -158,6 +160,7 @@ class GameScreen(QWidget):
         row.addWidget(self.events_btn)
         af.addRow(row)
         af.addRow(self.pending_label)
+        af.addRow(self.video_verdict_btn)
         self.attempt_box = att_box
         # table, chart, winner
         self.table = QTableWidget()
@@ -233,6 +236,13 @@ class GameScreen(QWidget):
             return
         self.win.record_verdict(verdict)
         self.fingers_edit.clear()
+
+    def record_video_verdict(self) -> int | None:
+        """Record the pending recording with the video judge's verdict."""
+        pend = self.win.pending_recording
+        if pend is None or pend.verdict is None:
+            return None
+        return self.win.record_verdict(pend.verdict, result=pend)
 
     def record_from_events_dialog(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, "EVENTS.jsonl", "", "JSONL (*.jsonl)")
@@ -312,8 +322,10 @@ class GameScreen(QWidget):
         self.attempt_box.setEnabled(s.phase == "climb")
         pend = self.win.pending_recording
         self.pending_label.setText(
-            f"⏺ {Path(pend.paths.video).name if pend.paths.video else ''}" if pend else "")
-        self.finish_btn.setEnabled(True)
+            tr("game.pending", name=Path(pend.paths.video).name if pend.paths.video else "?",
+               verdict=_verdict_line(pend.verdict)) if pend else "")
+        self.video_verdict_btn.setVisible(bool(pend and pend.verdict))
+        self.finish_btn.setEnabled(self.win.keeper.store.game(s.game_id).status == "active")
         t = s.round_table()
         self.table.setColumnCount(t.rounds + 2)
         self.table.setRowCount(len(t.players))

@@ -202,7 +202,8 @@ class RouteView(QWidget):
         p.setPen(QPen(colour, 2, Qt.PenStyle.DashDotLine))
         p.setBrush(QColor(colour.red(), colour.green(), colour.blue(), 30))
         p.drawRect(rc)
-        p.drawText(rc, Qt.AlignmentFlag.AlignCenter, text)
+        p.drawText(rc.adjusted(2, 2, -2, -2),
+                   int(Qt.AlignmentFlag.AlignCenter) | int(Qt.TextFlag.TextWordWrap), text)
 
     def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802
         for s, rc in self._cells.items():
