@@ -82,3 +82,18 @@ def test_a_killed_recording_leaves_a_playable_video_and_the_sidecar(tmp_path):
     assert r.frame_count == min(n_video, len(side.frames))
     img = FrameReader(tmp_path / "crash.mkv").read(r.frame_count - 1)
     assert img is not None
+
+
+def test_frame_reader_seeks_exactly_back_and_forth(tmp_path):
+    rec = AttemptRecorder(tmp_path, "s", 20.0, (320, 240))
+    frames = [frame(i) for i in range(60)]
+    for i, f in enumerate(frames):
+        rec.write(f, {"t_s": i / 20}, [])
+    rec.close(None)
+    reader = FrameReader(tmp_path / "s.mkv")
+    for i in (50, 3, 4, 5, 41, 0, 59, 20):
+        img = reader.read(i)
+        assert img is not None
+        err = [np.abs(img.astype(int) - f.astype(int)).mean() for f in frames]
+        assert int(np.argmin(err)) == i, f"asked frame {i}, got {int(np.argmin(err))}"
+    assert reader.read(60) is None

@@ -509,6 +509,7 @@ class ReviewScreen(QWidget):
         self.speed_combo = QComboBox()
         for s in (1.0, 0.5, 0.25, 0.1):
             self.speed_combo.addItem(f"{s:g}×", s)
+        self.speed_combo.currentIndexChanged.connect(self._speed_changed)
         open_btn = QPushButton(tr("review.open"))
         open_btn.clicked.connect(self.open_dialog)
         self.frame_label = QLabel("—")
@@ -682,12 +683,19 @@ class ReviewScreen(QWidget):
         self.frame_label.setText(tr("review.frame", i=frame + 1, n=n, t=rec.time_of(frame)))
         self._show_evidence()
 
+    def _interval_ms(self) -> int:
+        fps = self.reader.fps if self.reader else 30.0
+        return max(1, int(1000 / (fps * float(self.speed_combo.currentData()))))
+
+    def _speed_changed(self) -> None:
+        if self.play_timer.isActive():
+            self.play_timer.setInterval(self._interval_ms())
+
     def toggle_play(self) -> None:
         if self.play_timer.isActive():
             self.stop()
         elif self.rec is not None and self.rec.frame_count:
-            fps = self.reader.fps if self.reader else 30.0
-            self.play_timer.start(max(1, int(1000 / (fps * float(self.speed_combo.currentData())))))
+            self.play_timer.start(self._interval_ms())
             self.play_btn.setText(tr("review.pause"))
 
     def stop(self) -> None:

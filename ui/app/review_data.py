@@ -33,7 +33,12 @@ class Marker:
 
 
 class FrameReader:
-    """Random access to a video's frames by index."""
+    """Random access to a video's frames by index.
+
+    Stepping forward reads on; a jump seeks, then checks the decoded frame's timestamp against
+    ``index / fps`` and falls back to decoding from the start when the seek was not exact.
+    The recording's own times (sidecar) map the timeline to these indices.
+    """
 
     def __init__(self, path: str | Path) -> None:
         import cv2
@@ -46,6 +51,8 @@ class FrameReader:
         self.fps = fps if 1.0 <= fps <= 240.0 else 30.0
         self._next = 0
         self._count: int | None = None
+        #: seeks that had to decode from the start (checked against the frame's timestamp)
+        self.seeks_fallback = 0
 
     def count(self) -> int:
         """Frames that really decode (counted once by reading; containers may announce wrong
@@ -74,12 +81,19 @@ class FrameReader:
                     self._next += 1
             else:
                 self._cap.set(cv2.CAP_PROP_POS_FRAMES, index)
-                pos = int(self._cap.get(cv2.CAP_PROP_POS_FRAMES))
-                if pos != index:  # seek not exact: read from the start
-                    self._cap.release()
-                    self._cap = cv2.VideoCapture(self.path)
-                    for _ in range(index):
-                        self._cap.grab()
+                self._next = index
+                ok, img = self._cap.read()
+                t_ms = float(self._cap.get(cv2.CAP_PROP_POS_MSEC))
+                if ok and abs(t_ms - index * 1000.0 / self.fps) <= 500.0 / self.fps:
+                    self._next = index + 1
+                    return img
+                # the seek landed elsewhere (variable frame rate, sparse key frames): decode
+                # from the start, which is always exact
+                self.seeks_fallback += 1
+                self._cap.release()
+                self._cap = cv2.VideoCapture(self.path)
+                for _ in range(index):
+                    self._cap.grab()
                 self._next = index
         ok, img = self._cap.read()
         if not ok:
