@@ -708,8 +708,8 @@ def _build_primitives(lm: np.ndarray, style: HandStyle, k: float, forearm: bool,
     lat = lit[:2] - idx[:2]
     lat /= max(np.linalg.norm(lat), 1e-6)
     lat3 = np.array([lat[0], lat[1], 0.0])
-    w_thumb = wrist - lat3 * 15.0 * k
-    w_little = wrist + lat3 * 15.0 * k
+    w_thumb = wrist - lat3 * 12.0 * k
+    w_little = wrist + lat3 * 12.0 * k
     knuckles = [idx, mid, rng_, lit]
     seg = np.array([0.0, 1 / 3, 2 / 3, 1.0])
     for a in np.linspace(0.0, 1.0, 15):
@@ -719,7 +719,7 @@ def _build_primitives(lm: np.ndarray, style: HandStyle, k: float, forearm: bool,
             kn = knuckles[i] * (1 - tt) + knuckles[i + 1] * tt
             wr = w_thumb * (1 - bb) + w_little * bb
             c = wr * (1 - a) + kn * a
-            r = (16.0 - 3.5 * a) * k
+            r = (15.0 - 2.5 * a) * k
             add(c, r, r * 0.62, _PART_PALM)
     # Thenar eminence and thumb web.
     cmc, tmcp = lm[1], lm[2]
@@ -743,7 +743,8 @@ def _build_primitives(lm: np.ndarray, style: HandStyle, k: float, forearm: bool,
         d /= max(np.linalg.norm(d), 1e-6)
         h, w = canvas_hw
         reach = min(float(np.hypot(h, w)) + 60.0 * k, 420.0 * k)
-        p = wrist + np.array([d[0], d[1], 0.0]) * 14.0 * k - np.array([0, 0, 6.0 * k])
+        # Starts under the palm's rounded wrist end, its top a little lower than the palm's.
+        p = wrist + np.array([d[0], d[1], 0.0]) * 10.0 * k - np.array([0, 0, 10.0 * k])
         q = p + np.array([d[0], d[1], 0.0]) * reach + np.array([0, 0, 10.0 * k])
         axis = (q - p) / np.linalg.norm(q - p)
         n_ref = 220.0 * k  # width grows over the first 220 mm
@@ -903,8 +904,8 @@ def _shade(prims: np.ndarray, lm: np.ndarray, shape: tuple[int, int], k: float,
     hsurf = np.where(mask, zbuf, 0.0).astype(np.float32)
 
     # Normals of the winning primitive's surface, computed where it is a sphere (z scaled
-    # by r/rz): swept ones drop the axial component and add the taper; the palm, a grid of
-    # flat ellipsoids, takes the smoothed height field's gradient instead.
+    # by r/rz): swept ones drop the axial component and add the taper; the palm (a grid of
+    # flat ellipsoids) and the forearm take the smoothed height field's gradient instead.
     wi = np.where(mask, who, 0)
     gx = np.arange(bw, dtype=np.float32)[None, :]
     gy = np.arange(bh, dtype=np.float32)[:, None]
@@ -921,7 +922,7 @@ def _shade(prims: np.ndarray, lm: np.ndarray, shape: tuple[int, int], k: float,
     vx, vy, vz = vx / vn - taper * ax, vy / vn - taper * ay, vz / vn - taper * az
     nx, ny, nz = vx, vy, vz * zs
     part = np.where(mask, parts[wi], -1)
-    palm = part == _PART_PALM
+    palm = (part == _PART_PALM) | (part == _PART_FOREARM)  # smooth, seamless wrist
     if palm.any():
         hp = cv2.GaussianBlur(hsurf, (0, 0), 1.6 * k)
         gyy, gxx = np.gradient(hp)
@@ -954,7 +955,6 @@ def _shade(prims: np.ndarray, lm: np.ndarray, shape: tuple[int, int], k: float,
     distal = is_finger & ((part - 10) % 3 == 2)
     albedo = np.where(distal[..., None], albedo * 0.93 + sss * 0.07 * skin.mean(), albedo)
     fore = part == _PART_FOREARM
-    albedo = np.where(fore[..., None], albedo * 1.03, albedo)
 
     ndl = nx * light[0] + ny * light[1] + nz * light[2]
     wrap = np.clip((ndl + 0.45) / 1.45, 0.0, 1.0)
@@ -977,7 +977,8 @@ def _shade(prims: np.ndarray, lm: np.ndarray, shape: tuple[int, int], k: float,
             axis = lm[pb] - lm[pa]
             axis /= max(np.linalg.norm(axis), 1e-6)
             d = (pts - lm[jj]) @ axis
-            crease[ys_, xs_] *= 1.0 - 0.16 * np.exp(-(d / (1.1 * k)) ** 2)
+            depth = 0.08 if fname == "thumb" else 0.13
+            crease[ys_, xs_] *= 1.0 - depth * np.exp(-(d / (1.1 * k)) ** 2)
         # Nail: a patch on the back of the distal bone.
         dd, tt = lm[j.dip], lm[j.tip]
         b = tt - dd
@@ -1046,50 +1047,50 @@ def finish_image(image_bgr: np.ndarray, rng: np.random.Generator, *, blur_sigma_
 # a pressed tip ~0.1–0.15 palm further out along the finger, as on real video). Medians
 # measured with ``python -m vision.synth.bench_hand --seeds 1000-1079 --fit-offsets``.
 _MP_OFFSETS = np.array([
-    ( 0.1412,  0.0194),  # 0 (n=159)
-    ( 0.0951, -0.0916),  # 1 (n=159)
-    ( 0.0255, -0.0299),  # 2 (n=90)
-    (-0.0053, -0.0124),  # 3 (n=90)
-    (-0.0413, -0.0138),  # 4 (n=90)
-    (-0.0815, -0.0050),  # 5 (n=159)
-    (-0.0954, -0.0057),  # 6 (n=84)
-    (-0.0678, -0.0031),  # 7 (n=84)
-    (-0.0135, -0.0011),  # 8 (n=84)
-    (-0.0846, -0.0032),  # 9 (n=159)
-    (-0.1046,  0.0022),  # 10 (n=74)
-    (-0.0876,  0.0024),  # 11 (n=74)
-    (-0.0446, -0.0019),  # 12 (n=74)
-    (-0.0556, -0.0015),  # 13 (n=159)
-    (-0.0766,  0.0063),  # 14 (n=70)
-    (-0.0776,  0.0076),  # 15 (n=70)
-    (-0.0513, -0.0002),  # 16 (n=70)
-    (-0.0217,  0.0071),  # 17 (n=159)
-    (-0.0697,  0.0062),  # 18 (n=88)
-    (-0.0597,  0.0093),  # 19 (n=88)
-    (-0.0200,  0.0006),  # 20 (n=88)
+    ( 0.1751,  0.0175),  # 0 (n=159)
+    ( 0.1176, -0.0835),  # 1 (n=159)
+    ( 0.0363, -0.0184),  # 2 (n=90)
+    (-0.0023, -0.0107),  # 3 (n=90)
+    (-0.0348, -0.0127),  # 4 (n=90)
+    (-0.0714,  0.0011),  # 5 (n=159)
+    (-0.0811, -0.0019),  # 6 (n=83)
+    (-0.0630,  0.0008),  # 7 (n=83)
+    (-0.0219,  0.0013),  # 8 (n=83)
+    (-0.0784, -0.0015),  # 9 (n=159)
+    (-0.0994,  0.0003),  # 10 (n=73)
+    (-0.0818,  0.0013),  # 11 (n=73)
+    (-0.0366, -0.0048),  # 12 (n=73)
+    (-0.0463,  0.0009),  # 13 (n=159)
+    (-0.0795,  0.0037),  # 14 (n=69)
+    (-0.0757,  0.0049),  # 15 (n=69)
+    (-0.0451, -0.0015),  # 16 (n=69)
+    (-0.0090,  0.0062),  # 17 (n=159)
+    (-0.0576,  0.0059),  # 18 (n=88)
+    (-0.0494,  0.0045),  # 19 (n=88)
+    (-0.0197, -0.0035),  # 20 (n=88)
 ])  # fmt: skip
 _MP_OFFSETS_DOWN = np.array([
-    ( 0.1412,  0.0194),  # 0 (n=159)
-    ( 0.0951, -0.0916),  # 1 (n=159)
-    (-0.0598, -0.0334),  # 2 (n=69)
-    (-0.0875, -0.0177),  # 3 (n=69)
-    ( 0.0092,  0.0010),  # 4 (n=69)
-    (-0.0815, -0.0050),  # 5 (n=159)
-    (-0.1763, -0.0058),  # 6 (n=75)
-    (-0.0908,  0.0027),  # 7 (n=75)
-    ( 0.1057,  0.0067),  # 8 (n=75)
-    (-0.0846, -0.0032),  # 9 (n=159)
-    (-0.1763,  0.0038),  # 10 (n=85)
-    (-0.0751,  0.0094),  # 11 (n=85)
-    ( 0.1489,  0.0037),  # 12 (n=85)
-    (-0.0556, -0.0015),  # 13 (n=159)
-    (-0.1435,  0.0061),  # 14 (n=89)
-    (-0.0785,  0.0004),  # 15 (n=89)
-    ( 0.1306, -0.0135),  # 16 (n=89)
-    (-0.0217,  0.0071),  # 17 (n=159)
-    (-0.0778,  0.0058),  # 18 (n=71)
-    (-0.0395, -0.0001),  # 19 (n=71)
-    ( 0.0811, -0.0122),  # 20 (n=71)
+    ( 0.1751,  0.0175),  # 0 (n=159)
+    ( 0.1176, -0.0835),  # 1 (n=159)
+    (-0.0392, -0.0283),  # 2 (n=69)
+    (-0.0783, -0.0186),  # 3 (n=69)
+    ( 0.0212, -0.0022),  # 4 (n=69)
+    (-0.0714,  0.0011),  # 5 (n=159)
+    (-0.1851, -0.0017),  # 6 (n=76)
+    (-0.0860,  0.0016),  # 7 (n=76)
+    ( 0.0977,  0.0044),  # 8 (n=76)
+    (-0.0784, -0.0015),  # 9 (n=159)
+    (-0.1613, -0.0010),  # 10 (n=86)
+    (-0.0589,  0.0044),  # 11 (n=86)
+    ( 0.1457, -0.0002),  # 12 (n=86)
+    (-0.0463,  0.0009),  # 13 (n=159)
+    (-0.1268,  0.0044),  # 14 (n=90)
+    (-0.0655, -0.0011),  # 15 (n=90)
+    ( 0.1254, -0.0164),  # 16 (n=90)
+    (-0.0090,  0.0062),  # 17 (n=159)
+    (-0.0704,  0.0029),  # 18 (n=71)
+    (-0.0388, -0.0061),  # 19 (n=71)
+    ( 0.0832, -0.0185),  # 20 (n=71)
 ])  # fmt: skip
 
 
