@@ -217,3 +217,18 @@ def test_solitaire_route_saved_and_rebuilt(tmp_path):
     (tmp_path / "bad.json").write_text("{}")
     with pytest.raises(SessionError):
         keeper.run(cmd.RebuildRoute(str(tmp_path / "bad.json")))
+
+
+def test_override_of_a_past_game_leaves_the_current_game_alone(tmp_path):
+    keeper = start(tmp_path, rounds=1)
+    old_id = keeper.require_session().game_id
+    a = climb(keeper, SUMMIT)
+    climb(keeper, FAULT)
+    keeper.run(cmd.NewGame(["Chloé", "Dan"]))
+    current = keeper.require_session().game_id
+    final = keeper.run(cmd.OverrideAttempt(a, [{"kind": "set_fingers", "move": 0, "fingers": 5}]))
+    assert final["score"] == 7 + 1 + 1
+    assert keeper.require_session().game_id == current != old_id
+    old = GrimpeSession.open(keeper.store, old_id)
+    assert sorted(old.round_table().totals) == [0, 9]
+    assert keeper.store.game(old_id).result["totals"]["Bob"] == 9  # finished game's result follows

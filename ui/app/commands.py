@@ -158,8 +158,13 @@ class OverrideAttempt(Command):
     overrides: Sequence[dict[str, Any]] = field(default_factory=tuple)
 
     def run(self, keeper: GameKeeper) -> dict[str, Any]:
-        session = keeper.require_session()
         a = keeper.store.attempt(self.attempt_id)
+        session = keeper.session
+        if a.game_id is None:
+            raise SessionError(f"attempt #{a.id} belongs to no game")
+        if session is None or session.game_id != a.game_id:
+            # an attempt of another (past) game: its own game follows, the current one stays
+            session = GrimpeSession.open(keeper.store, a.game_id)
         final = reviewed_final(a.auto_verdict, a.route, a.events_path, self.overrides)
         session.review_attempt(self.attempt_id, [dict(o) for o in self.overrides], final)
         return final

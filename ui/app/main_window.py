@@ -766,7 +766,7 @@ class ReviewScreen(QWidget):
             self.message.setText(tr("review.nothing"))
             return False
         try:
-            if self.attempt_id is not None and self.win.keeper.session is not None:
+            if self.attempt_id is not None:
                 final = self.win.run_command(cmd.OverrideAttempt(self.attempt_id, overrides),
                                              self.message, raise_errors=True)
             else:
@@ -909,10 +909,6 @@ class HistoryScreen(QWidget):
     def review_selected(self) -> None:
         rows = self.attempts.selectionModel().selectedRows()
         if rows:
-            gid = self.selected_game()
-            if gid is not None and (self.win.keeper.session is None
-                                    or self.win.keeper.session.game_id != gid):
-                self.win.run_command(cmd.OpenGame(gid), None)
             self.win.review_screen.open_attempt(self._attempt_ids[rows[0].row()])
             self.win.tabs.setCurrentWidget(self.win.review_screen)
 
