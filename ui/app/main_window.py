@@ -744,6 +744,16 @@ class ReviewScreen(QWidget):
         for m in rec.markers(self.final):
             if m.kind != "event":
                 lines.append(f"{m.t_s:6.2f} s  {m.label}")
+        if self.final:
+            from games.grimpe.climb import Verdict, format_verdict
+
+            from ui.app.i18n import language
+
+            try:
+                lines += ["", f"— {tr('review.final')} —",
+                          format_verdict(Verdict.from_json(self.final), language())]
+            except (KeyError, ValueError, TypeError):
+                pass
         self.evidence.setPlainText("\n".join(lines))
 
     # --- overrides --------------------------------------------------------------------------------
