@@ -122,3 +122,20 @@ def test_attempt_recorded_through_the_worker_has_no_made_up_verdict(qtbot, contr
     assert all("hands" in f and "t_s" in f for f in side.frames)
     times = side.times_s()
     assert times == sorted(times) and times[0] > 0.0  # started mid-clip, clock of the source
+
+
+def test_closing_the_source_mid_attempt_closes_the_recording_cleanly(qtbot, controller, tmp_path):
+    clip = make_video(tmp_path / "clip.mp4", frames=80)
+    got = Recorder(controller)
+    controller.start(VideoSpec.for_file(clip), tmp_path / "rec", use_pipeline=False,
+                     model_complexity=0)
+    qtbot.waitUntil(lambda: len(got.frames) > 0, timeout=20000)
+    controller.start_attempt({"stem": "cut"})
+    qtbot.waitUntil(lambda: controller.recording, timeout=5000)
+    qtbot.wait(300)
+    controller.stop()  # the window closes / the source is closed while recording
+    qtbot.waitUntil(lambda: len(got.attempts) == 1, timeout=5000)
+    res = got.attempts[0]
+    assert res.reason == "source closed" and res.frames > 0
+    side = read_sidecar(res.paths.sidecar)
+    assert side.complete and len(side.frames) == res.frames

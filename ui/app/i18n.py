@@ -88,6 +88,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "live.sample": ("Exemple", "Sample"),
     "live.resolution": ("Résolution", "Resolution"),
     "live.open": ("Ouvrir", "Open"),
+    "live.close": ("Fermer", "Close"),
     "live.start_attempt": ("Démarrer l'essai (espace)", "Start attempt (space)"),
     "live.stop_attempt": ("Arrêter l'essai (espace)", "Stop attempt (space)"),
     "live.recording": ("● Enregistrement — {player}", "● Recording — {player}"),

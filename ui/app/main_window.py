@@ -327,6 +327,7 @@ class GameScreen(QWidget):
         self.video_verdict_btn.setVisible(bool(pend and pend.verdict))
         self.finish_btn.setEnabled(self.win.keeper.store.game(s.game_id).status == "active")
         t = s.round_table()
+        reviewed = {a.id for a in s.attempts() if a.overrides}
         self.table.setColumnCount(t.rounds + 2)
         self.table.setRowCount(len(t.players))
         self.table.setHorizontalHeaderLabels(
@@ -339,7 +340,7 @@ class GameScreen(QWidget):
                 it = QTableWidgetItem("" if sc is None else str(sc))
                 it.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
                 aid = t.attempt_ids[seat][r]
-                if aid is not None and any(a.id == aid and a.overrides for a in s.attempts()):
+                if aid is not None and aid in reviewed:
                     it.setText(it.text() + " *")
                 self.table.setItem(seat, r + 1, it)
             tot = QTableWidgetItem(str(t.totals[seat]))
@@ -378,6 +379,8 @@ class LiveScreen(QWidget):
             self.res_combo.addItem(f"{w}×{h}", (w, h))
         open_btn = QPushButton(tr("live.open"))
         open_btn.clicked.connect(self.open_selected)
+        close_btn = QPushButton(tr("live.close"))
+        close_btn.clicked.connect(self.close_source)
         self.attempt_btn = QPushButton(tr("live.start_attempt"))
         self.attempt_btn.clicked.connect(self.toggle_attempt)
         self.attempt_btn.setMinimumHeight(36)
@@ -399,6 +402,7 @@ class LiveScreen(QWidget):
         bar.addWidget(QLabel(tr("live.resolution")))
         bar.addWidget(self.res_combo)
         bar.addWidget(open_btn)
+        bar.addWidget(close_btn)
         bar.addStretch(1)
         bar.addWidget(self.stats_label)
         side = QVBoxLayout()
@@ -431,6 +435,13 @@ class LiveScreen(QWidget):
                 self.win.open_source(VideoSpec.for_file(path))
         else:
             self.win.open_sample()
+
+    def close_source(self) -> None:
+        """Stop reading the source (an attempt being recorded is closed cleanly first)."""
+        self.win.video.stop()
+        self.view.set_frame(None)
+        self.view.set_message(tr("live.no_source"))
+        self.stats_label.setText("—")
 
     def toggle_attempt(self) -> None:
         c = self.win.video
