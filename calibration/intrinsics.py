@@ -588,11 +588,18 @@ def calibrate_intrinsics(inputs: Sequence[str | os.PathLike], pattern: Pattern, 
                          progress: Callable[[Iterable], Iterable] | None = None
                          ) -> IntrinsicsReport:
     """Calibrate a lens from image files, folders and videos; see :class:`IntrinsicsReport`."""
-    frames = list(load_views(inputs, max_video_frames=max_video_frames))
-    views = detect_views(frames, pattern, sb=sb, progress=progress)
+    first: list[np.ndarray] = []  # kept to guess the pattern size if it is never found
+
+    def frames() -> Iterable[tuple[str, np.ndarray]]:
+        for name, gray in load_views(inputs, max_video_frames=max_video_frames):
+            if len(first) < 2:
+                first.append(gray)
+            yield name, gray  # images are not kept: a folder of large photos stays small
+
+    views = detect_views(frames(), pattern, sb=sb, progress=progress)
     rep = calibrate_views(views, pattern, fix_k3=fix_k3, thresholds=thresholds)
     if "pattern_not_found" in rep.reason_codes:
-        sug = suggest_pattern([g for _, g in frames[:2]], pattern)
+        sug = suggest_pattern(first, pattern)
         if sug is not None and (sug.cols, sug.rows) == (pattern.cols, pattern.rows):
             rep.suggested_pattern = sug.spec + (" (legacy)" if sug.legacy else "")
             rep.advice.insert(0, "The board was made by OpenCV 4.5.5 or older: re-run with "
