@@ -190,6 +190,27 @@ class Calibration:
             px = self.lens.undistort_px(px)
         return apply_homography(self.table.T_table_from_image, px)
 
+    def camera_model(self) -> Any:
+        """The posed camera (``vision.camera.CameraModel``) in table millimetres, z up.
+
+        The pose comes from the homography and the lens: ``inv(T_table_from_image)`` is
+        ``K [r1 r2 t]`` up to scale. Needs a lens and a table fitted on undistorted pixels.
+        """
+        from vision.camera import CameraModel
+
+        if self.lens is None or self.table is None or not self.table.undistorted:
+            raise ValueError("a posed camera needs both the lens and a table plane fitted with it")
+        M = np.linalg.inv(self.lens.K) @ np.linalg.inv(self.table.T_table_from_image)
+        scale = 2.0 / (np.linalg.norm(M[:, 0]) + np.linalg.norm(M[:, 1]))
+        if M[2, 2] * scale < 0:
+            scale = -scale  # the table must be in front of the camera
+        r1, r2, t = scale * M[:, 0], scale * M[:, 1], scale * M[:, 2]
+        U, _, Vt = np.linalg.svd(np.column_stack([r1, r2, np.cross(r1, r2)]))
+        R = U @ Vt
+        if np.linalg.det(R) < 0:
+            R = U @ np.diag([1, 1, -1]) @ Vt
+        return CameraModel(self.lens.image_size, self.lens.K, self.lens.dist, R, t)
+
     def table_mm_to_image(self, points_mm: np.ndarray) -> np.ndarray:
         """Table millimetres (N, 2) → raw (distorted) image pixels (N, 2)."""
         if self.table is None:

@@ -51,6 +51,16 @@ def test_homography_maps_the_route_area_within_half_a_millimetre(synth, lens, ey
     assert any("no lens" in w for w in plain.warnings)
 
 
+def test_posed_camera_from_the_table_plane(synth, lens):
+    img, cam = table_scene(synth.camera, LAYOUT, eye_mm=(300, -250, 750),
+                           target_mm=(300, 200, 0), synth=synth, seed=1)
+    cal = Calibration(lens=lens, table=fit_table(img, MarkerLayout.from_dict(LAYOUT), lens).table)
+    posed = cal.camera_model()
+    assert np.linalg.norm(posed.centre_world_mm - cam.centre_world_mm) < 5.0
+    pts = np.array([[100.0, 50.0, 0.0], [500.0, 350.0, 0.0], [300.0, 200.0, 40.0]])
+    assert np.abs(posed.project(pts) - cam.project(pts)).max() < 0.5  # also 40 mm above
+
+
 def test_wrong_layout_shows_in_the_residual(synth, lens):
     img, _ = table_scene(synth.camera, LAYOUT, eye_mm=(300, -250, 750), target_mm=(300, 200, 0),
                          synth=synth)
