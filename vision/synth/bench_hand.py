@@ -9,9 +9,11 @@ straight from above and again tilted 30–45°, at a webcam-like scale (palm ~90
 :class:`vision.hands.HandTracker` on each image and prints the detection rate, landmark and
 fingertip errors (px and % of palm size, against the ground truth in MediaPipe's convention),
 handedness accuracy and render time, and saves a contact sheet to ``out/hand_contact_sheet.png``.
-``--fit-offsets`` prints the per-landmark offset table for
-:data:`vision.synth.hand._MP_OFFSETS` measured on the given seeds (fit on other seeds than the
-ones you evaluate on).
+It also times :meth:`HandModel.place` on random target sets. ``--fit-offsets`` prints the
+per-landmark offset tables ``_MP_OFFSETS`` (resting/lifted fingers) and ``_MP_OFFSETS_DOWN``
+(fingers pressing the table) of :mod:`vision.synth.hand`, medians measured on the given seeds;
+fit on other seeds than the ones you evaluate on (tables in the code: fit on 1000-1079).
+Render times: wall time on a busy machine is noisy; the CPU time is the cost.
 """
 
 from __future__ import annotations
@@ -30,7 +32,6 @@ from vision.landmarks import FINGER_JOINTS, FINGERTIPS
 from vision.synth.hand import (
     FINGERS,
     _YAW_NEUTRAL_DEG,
-    Down,
     HandModel,
     HandStyle,
     Lifted,
@@ -292,7 +293,8 @@ def main(argv: list[str] | None = None) -> int:
                     found = min(hands.hands, key=lambda h: float(
                         np.linalg.norm(h.landmarks_px - s.gt_px, axis=1).mean()))
                 row = {"seed": seed, "oblique": oblique, "detected": found is not None,
-                       "render_s": s.render_s, "render_cpu_s": s.render_cpu_s, "scene_s": total_s, "palm_px": s.palm_px,
+                       "render_s": s.render_s, "render_cpu_s": s.render_cpu_s,
+                       "scene_s": total_s, "palm_px": s.palm_px,
                        "n_down": len(s.down)}
                 if found is not None:
                     err = np.linalg.norm(found.landmarks_px - s.gt_px, axis=1)

@@ -17,17 +17,20 @@ Two halves, used by the synthetic scenes (``vision/synth``):
 
 Ground truth and MediaPipe's convention: the model's landmarks are joint centres on the bone
 axes and the tip landmark is the contact point of the finger pad. MediaPipe's landmarks sit a
-little differently (e.g. its tip is near the end of the visible nail). :func:`mediapipe_landmarks_px`
-applies a fixed per-landmark offset table, measured with ``python -m vision.synth.bench_hand``,
-to express rendered landmarks in MediaPipe's convention; use it when comparing with MediaPipe,
-and keep the model's landmarks as the physical ground truth (which finger touches where).
+little differently (its wrist is nearer the fingers, its knuckles further back, and the tip of
+a finger pressing the table further out along the finger, as on real video).
+:func:`mediapipe_landmarks_px` applies fixed per-landmark offset tables (one for resting or
+lifted fingers, one for pressing fingers), measured with ``python -m vision.synth.bench_hand
+--fit-offsets``, to express rendered landmarks in MediaPipe's convention; use it when comparing
+with MediaPipe, and keep the model's landmarks as the physical ground truth (which finger
+touches where).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -195,8 +198,6 @@ _THETA1_RANGE_DEG = {"thumb": (-20.0, 70.0), "index": (-25.0, 95.0), "middle": (
                      "ring": (-25.0, 95.0), "little": (-25.0, 95.0)}
 # Comfortable 2nd-joint flexion for a finger pressing down (a steep, claw-like finger).
 _THETA2_COMFORT_DEG = {"thumb": 30.0, "index": 75.0, "middle": 75.0, "ring": 75.0, "little": 70.0}
-_THETA2_REST_DEG = 38.0
-_THETA2_LIFTED_DEG = 70.0
 
 # Palm heights (mm at scale 1) of the wrist landmark and of the finger roots (MCP joints).
 _PALM_Z_DOWN_MM = (36.0, 48.0)  # when at least one finger presses the table
@@ -462,7 +463,6 @@ class HandModel:
                     return None
 
         s = self.scale
-        zw, zm = self._palm_z(True)
         pitch = self._palm_pitch(True)
         root_uv = np.array([self.root_uv_mm[f] for f in names])  # (F, 2)
         root_z = np.array([self._root_z(f, True) for f in names])
