@@ -167,8 +167,23 @@ def _progress(desc: str):
     return lambda it: tqdm(it, desc=desc, unit="img", file=sys.stderr, disable=None)
 
 
+def _finite(obj: Any) -> Any:
+    """NaN and infinities become null: strict JSON readers reject them."""
+    import math
+
+    if isinstance(obj, float):
+        return obj if math.isfinite(obj) else None
+    if isinstance(obj, dict):
+        return {k: _finite(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_finite(v) for v in obj]
+    if hasattr(obj, "tolist"):
+        return _finite(obj.tolist())
+    return obj
+
+
 def _print_json(obj: Any) -> None:
-    print(json.dumps(obj, indent=2, default=float))
+    print(json.dumps(_finite(obj), indent=2, allow_nan=False))
 
 
 def _cmd_intrinsics(args: argparse.Namespace) -> int:
