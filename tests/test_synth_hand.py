@@ -56,6 +56,32 @@ def test_pose_down_lifted_rest():
     assert math.degrees(math.atan2(-d[2], np.hypot(d[0], d[1]))) > 45.0
 
 
+def test_free_fingers_hover_at_their_heights():
+    """Over random hands and poses: resting tips stay >= 8 mm up, lifted tips at the asked
+    height (within 2 mm), and no joint of a free finger goes below 8 mm."""
+    rng = np.random.default_rng(11)
+    for _ in range(300):
+        model = HandModel(random_style(rng))
+        states = {f: Rest() if rng.random() < 0.5 else Lifted(float(rng.uniform(25, 45)))
+                  for f in FINGERS}
+        if rng.random() < 0.5:  # palm raised by a pressing middle finger
+            states["middle"] = Down(0.0, 150.0)
+            p = model.place({"middle": (0.0, 150.0)},
+                            lifted=[f for f, s in states.items() if isinstance(s, Lifted)])
+            assert p is not None
+            lm, states = p.landmarks_mm, p.finger_states
+        else:
+            lm = model.pose((0.0, 0.0), float(rng.uniform(-50, 50)), states)
+        for f, st in states.items():
+            tip_z = lm[FINGERTIPS[f], 2]
+            if isinstance(st, Rest):
+                assert tip_z >= 8.0
+            elif isinstance(st, Lifted):
+                assert tip_z == pytest.approx(st.height_mm, abs=2.0)
+            if not isinstance(st, Down):
+                assert lm[list(FINGER_JOINTS[f]), 2].min() >= 8.0 - 1e-9
+
+
 def test_pose_keeps_bone_lengths_and_blend_too():
     a = RIGHT.pose((0.0, 0.0), -20.0, {})
     b = RIGHT.pose((10.0, 5.0), 15.0, {"index": Lifted(40.0), "little": Lifted(30.0)})
