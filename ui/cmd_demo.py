@@ -55,8 +55,7 @@ def run(args: argparse.Namespace) -> int:
             print("The dashboard is not available in this build; judging in the terminal.",
                   file=sys.stderr)
         else:
-            clip = sample_climb()
-            argv = ["dashboard"] + (["--video", str(clip / "video.mp4")] if clip else [])
+            argv = ["dashboard", "--sample"]
             from ui.cli import main
 
             return main(argv)
