@@ -50,6 +50,7 @@ __all__ = [
     "edge_blur_px",
     "compare_lenses_px",
     "seen_grid_points",
+    "capture_views",
 ]
 
 IMAGE_EXTENSIONS = {".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp", ".pgm", ".ppm"}
@@ -202,6 +203,53 @@ def load_views(paths: Sequence[str | os.PathLike], *, max_video_frames: int = 40
                 raise ValueError(f"{path}: not a readable image (expected one of "
                                  f"{', '.join(sorted(IMAGE_EXTENSIONS))} or a video)")
             yield path.name, img
+
+
+def capture_views(source: int | str, pattern: Pattern, *, max_views: int = 30,
+                  timeout_s: float = 180.0, min_move: float = 0.1,
+                  log: Callable[[str], None] | None = None
+                  ) -> Iterable[tuple[str, np.ndarray]]:
+    """Yield (name, grey frame) from a live camera (index) or a stream, one per new board view.
+
+    A frame is kept when the pattern is found and the board moved by more than ``min_move``
+    of the image size, or its apparent size changed by 20 %, since every view kept so far;
+    so the user just moves the board around. Stops after ``max_views`` views, ``timeout_s``
+    seconds, or at the end of the stream. ``log`` gets one line per view kept.
+    """
+    import time
+
+    cap = cv2.VideoCapture(source)
+    if not cap.isOpened():
+        raise ValueError(f"cannot open the camera {source!r}: check the index and that no other "
+                         f"program uses it")
+    kept: list[tuple[np.ndarray, float]] = []
+    start = time.monotonic()
+    index = 0
+    try:
+        while len(kept) < max_views and time.monotonic() - start < timeout_s:
+            ok, frame = cap.read()
+            if not ok:
+                break
+            index += 1
+            gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
+            det = pattern.detect(gray)
+            if det is None:
+                continue
+            h, w = gray.shape[:2]
+            centre = det.image_px.mean(axis=0) / [w, h]
+            size = float(np.sqrt(cv2.contourArea(cv2.convexHull(det.image_px)) / (w * h)))
+            if any(np.linalg.norm(centre - c) < min_move and abs(size / s - 1) < 0.2
+                   for c, s in kept):
+                continue
+            kept.append((centre, size))
+            where = ("top" if centre[1] < 1 / 3 else "bottom" if centre[1] > 2 / 3 else
+                     "middle") + "-" + ("left" if centre[0] < 1 / 3 else "right"
+                                        if centre[0] > 2 / 3 else "centre")
+            if log:
+                log(f"view {len(kept)}: {len(det.ids)} corners, board at the {where} of the image")
+            yield f"camera{source}#{index}", gray
+    finally:
+        cap.release()
 
 
 def edge_blur_px(gray: np.ndarray, points_px: np.ndarray) -> float:
@@ -585,13 +633,19 @@ def suggest_pattern(images: Sequence[np.ndarray], pattern: Pattern) -> Pattern |
 def calibrate_intrinsics(inputs: Sequence[str | os.PathLike], pattern: Pattern, *,
                          fix_k3: bool = False, sb: bool = False, max_video_frames: int = 40,
                          thresholds: Thresholds = Thresholds(),
-                         progress: Callable[[Iterable], Iterable] | None = None
+                         progress: Callable[[Iterable], Iterable] | None = None,
+                         frames_in: Iterable[tuple[str, np.ndarray]] | None = None
                          ) -> IntrinsicsReport:
-    """Calibrate a lens from image files, folders and videos; see :class:`IntrinsicsReport`."""
+    """Calibrate a lens from image files, folders and videos; see :class:`IntrinsicsReport`.
+
+    ``frames_in`` (name, grey image) pairs, e.g. from :func:`capture_views`, replace ``inputs``.
+    """
     first: list[np.ndarray] = []  # kept to guess the pattern size if it is never found
 
     def frames() -> Iterable[tuple[str, np.ndarray]]:
-        for name, gray in load_views(inputs, max_video_frames=max_video_frames):
+        source = frames_in if frames_in is not None else load_views(
+            inputs, max_video_frames=max_video_frames)
+        for name, gray in source:
             if len(first) < 2:
                 first.append(gray)
             yield name, gray  # images are not kept: a folder of large photos stays small

@@ -197,6 +197,14 @@ def test_video_frames_are_sampled_and_named(good_chess, tmp_path):
     assert [n for n, _ in frames] == ["board.avi#0", "board.avi#3", "board.avi#6", "board.avi#9"]
     views = detect_views(frames, CHESS)
     assert all(v.detection is not None for v in views)
+    # the live-camera reader on the same stream keeps only views where the board moved
+    from calibration.intrinsics import capture_views
+
+    lines = []
+    live = list(capture_views(str(path), CHESS, max_views=5, log=lines.append))
+    assert len(live) == 5 and len(lines) == 5 and "corners, board at the" in lines[0]
+    with pytest.raises(ValueError, match="cannot open the camera"):
+        list(capture_views(str(tmp_path / "no_such.avi"), CHESS))
 
 
 def test_an_old_opencv_charuco_board_is_recognised(synth):

@@ -28,8 +28,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p = sub.add_parser("intrinsics", help="lens calibration from photos or a video of a board",
                        description="Calibrate the lens from photos or videos of a chessboard or "
                                    "ChArUco board and judge the result (verdict + advice).")
-    p.add_argument("inputs", nargs="+", metavar="IMAGES_OR_VIDEO",
+    p.add_argument("inputs", nargs="*", metavar="IMAGES_OR_VIDEO",
                    help="image files, folders of images, or videos (frames are sampled)")
+    p.add_argument("--camera", type=int, metavar="INDEX",
+                   help="live camera instead of files: move the board around; a view is kept "
+                        "each time the board is found somewhere new (up to --max-frames)")
+    p.add_argument("--timeout-s", type=float, default=180.0, help="live camera: stop after")
     _pattern_args(p, required=True)
     p.add_argument("--fix-k3", action="store_true",
                    help="keep k3 at 0 (fewer parameters; for mild lenses and few views)")
@@ -198,10 +202,25 @@ def _cmd_intrinsics(args: argparse.Namespace) -> int:
             pattern = replace(pattern, legacy=True)
     except ValueError as exc:
         raise UserError(f"--pattern: {exc}") from None
+    frames_in = None
+    if args.camera is not None:
+        if args.inputs:
+            raise UserError("give either image/video files or --camera, not both")
+        from calibration.intrinsics import capture_views
+
+        print(f"camera {args.camera}: move the board slowly over the whole picture, tilted "
+              f"up to 45 degrees; {args.max_frames} views or {args.timeout_s:g} s",
+              file=sys.stderr)
+        frames_in = capture_views(args.camera, pattern, max_views=args.max_frames,
+                                  timeout_s=args.timeout_s,
+                                  log=lambda m: print(m, file=sys.stderr))
+    elif not args.inputs:
+        raise UserError("give image files, folders or videos of the board, or --camera INDEX")
     try:
         rep = calibrate_intrinsics(args.inputs, pattern, fix_k3=args.fix_k3, sb=args.sb,
                                    max_video_frames=args.max_frames,
-                                   progress=_progress("detecting"))
+                                   progress=None if frames_in is not None else
+                                   _progress("detecting"), frames_in=frames_in)
     except ValueError as exc:
         raise UserError(f"{exc}") from None
     if args.coverage_png and rep.image_size is not None:
@@ -218,7 +237,8 @@ def _cmd_intrinsics(args: argparse.Namespace) -> int:
             dropped_table = True
             _update_file(args.out, table=None)
         _update_file(args.out, lens=rep.lens, inputs={
-            "lens": {"inputs": [str(p) for p in args.inputs], "pattern": pattern.spec,
+            "lens": {"inputs": [str(p) for p in args.inputs] or [f"camera {args.camera}"],
+                     "pattern": pattern.spec,
                      "square_mm": pattern.square_mm, "marker_mm": pattern.marker_mm,
                      "views_used": [v.name for v in rep.views_used]}})
         wrote = args.out
