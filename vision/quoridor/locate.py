@@ -205,6 +205,48 @@ def _cell_holes(binary: np.ndarray) -> np.ndarray | None:
     return best
 
 
+def _label_lattice(pts: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """Integer lattice coordinates (M, 2) for points (N, 2) on a perspective grid, grown from
+    the point nearest the middle by steps to neighbours; returns (labels, their points)."""
+    n = len(pts)
+    d = np.linalg.norm(pts[:, None] - pts[None], axis=2)
+    np.fill_diagonal(d, np.inf)
+    spacing = float(np.median(d.min(1)))
+    seed = int(np.argmin(np.linalg.norm(pts - np.median(pts, axis=0), axis=1)))
+    near = np.flatnonzero(d[seed] < 1.22 * d[seed].min())
+    if len(near) < 2:
+        return None
+    steps = pts[near] - pts[seed]
+    u = steps[np.argmax(np.abs(steps[:, 0]))]
+    perp = np.abs(steps @ np.array([-u[1], u[0]])) / np.linalg.norm(u)
+    v = steps[np.argmax(perp)]
+    if perp.max() < 0.5 * spacing:
+        return None
+    labels: dict[int, tuple[int, int]] = {seed: (0, 0)}
+    basis = {seed: (u, v)}
+    queue = [seed]
+    taken = {(0, 0)}
+    while queue:
+        p = queue.pop(0)
+        (i, j), (bu, bv) = labels[p], basis[p]
+        for di, dj, step in ((1, 0, bu), (-1, 0, -bu), (0, 1, bv), (0, -1, -bv)):
+            q = pts[p] + step
+            dist = np.linalg.norm(pts - q, axis=1)
+            k = int(np.argmin(dist))
+            if dist[k] > 0.35 * np.linalg.norm(step) or k in labels or (i + di, j + dj) in taken:
+                continue
+            labels[k] = (i + di, j + dj)
+            taken.add((i + di, j + dj))
+            actual = pts[k] - pts[p]
+            nb = (actual * np.sign(di) if di else bu, actual * np.sign(dj) if dj else bv)
+            basis[k] = nb
+            queue.append(k)
+    if len(labels) < 16:
+        return None
+    idx = np.array(sorted(labels))
+    return np.array([labels[i] for i in idx]), pts[idx]
+
+
 def _grid_candidates(gray: np.ndarray, board: BoardSpec) -> list[tuple[np.ndarray, np.ndarray]]:
     """Hypotheses (image corners (4, 2), board corners (4, 2) mm) for the grid, from the cells
     that grooves enclose on all sides. Row 1 is taken as the image-bottom side.
@@ -225,28 +267,26 @@ def _grid_candidates(gray: np.ndarray, board: BoardSpec) -> list[tuple[np.ndarra
         cells = _cell_holes(binary)
         if cells is not None and len(cells) > best_n:
             best, best_n = cells, len(cells)
-        if best_n >= 45:
-            break
     if best is None or best_n < 20:
         return []
-    hull = cv2.convexHull(best.astype(np.float32))
-    peri = cv2.arcLength(hull, True)
-    quad = None
-    for eps in (0.01, 0.02, 0.03, 0.05):
-        approx = cv2.approxPolyDP(hull, eps * peri, True)
-        if len(approx) == 4:
-            quad = approx.reshape(4, 2).astype(np.float64)
-            break
-    if quad is None:
+    lat = _label_lattice(best)
+    if lat is None:
         return []
-    quad = _order_quad(quad)
-    H, _ = cv2.findHomography(quad, np.array([[0, 0], [1, 0], [1, 1], [0, 1]], float))
+    ij, pts = lat
+    H, inl = cv2.findHomography(ij.astype(np.float64), pts, cv2.RANSAC, 3.0)
     if H is None:
         return []
-    uv = cv2.perspectiveTransform(best.reshape(-1, 1, 2).astype(np.float64), H).reshape(-1, 2)
-    n_u, n_v = _clusters(uv[:, 0], 0.06), _clusters(uv[:, 1], 0.06)
-    if not (4 <= n_u <= 9 and 4 <= n_v <= 9):
+    inl = inl.ravel().astype(bool)
+    i0, j0 = ij[inl].min(0)
+    i1, j1 = ij[inl].max(0)
+    if i1 - i0 > 8 or j1 - j0 > 8 or i1 - i0 < 3 or j1 - j0 < 3:
         return []
+    lat_corners = np.array([[i0, j0], [i1, j0], [i1, j1], [i0, j1]], np.float64)
+    img_corners = cv2.perspectiveTransform(lat_corners.reshape(-1, 1, 2), H).reshape(-1, 2)
+    quad = _order_quad(img_corners)
+    back = cv2.perspectiveTransform(quad.reshape(-1, 1, 2), np.linalg.inv(H)).reshape(-1, 2)
+    n_u = int(round(np.abs(back[1] - back[0]).sum())) + 1
+    n_v = int(round(np.abs(back[3] - back[0]).sum())) + 1
     out = []
     for c0 in range(0, 10 - n_u):
         for r0 in range(0, 10 - n_v):
@@ -409,7 +449,7 @@ def find_board(frame_bgr: np.ndarray, board: BoardSpec = DEFAULT_BOARD, *,
             obj = np.column_stack([corners, np.zeros(4)])
             c = _first_pose(obj, quad, size, K0, d0, lens_fixed)
             _, contrast = _measure_grooves(gray, c, board, 3.0)
-            score = float(np.median(contrast))
+            score = float(np.mean(contrast))
             if score > best_score:
                 best_score, cam = score, c
         assert cam is not None
