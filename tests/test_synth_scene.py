@@ -1,6 +1,7 @@
 """Synthetic Grimpe scenes: the ground truth is consistent with the rules, the judge and the
 pixels, scenes are deterministic, `arbitre synth grimpe` writes what it says, and the committed
-sample_videos/ hold together. Budget: ~60 s (few rendered frames, 640×480)."""
+sample_videos/ hold together. Budget: ~15 s of CPU (few rendered frames at 640×480; about
+40–90 s wall on a busy 2-core machine)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from vision.landmarks import FINGERTIPS
 from vision.synth.cards_art import RING_WIDTH_MM
 from vision.synth.climb_script import SCRIPTS
 from vision.synth.grimpe_scene import GrimpeScene, SceneConfig
+from vision.synth.scene import Scene
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "sample_videos"
@@ -71,6 +73,12 @@ def test_events_name_route_targets_and_verdict_is_the_judges(script, scenes, tmp
     else:
         assert verdict["result"] == "fault"
         assert verdict["fault"]["code"] == script == gt["expected_fault"]
+
+
+def test_grimpe_scene_is_a_scene(scenes):
+    scene = scenes["empty"]
+    assert isinstance(scene, Scene)
+    assert set(scene.extra_files()) == {"route.json", "events.jsonl"}
 
 
 def test_fingertips_are_on_their_target_when_down(scenes):
