@@ -299,6 +299,8 @@ def main(argv: list[str] | None = None) -> int:
                 if found is not None:
                     err = np.linalg.norm(found.landmarks_px - s.gt_px, axis=1)
                     tips = [FINGERTIPS[f] for f in FINGERS]
+                    if s.down:
+                        row["down_tip_px"] = float(err[[FINGERTIPS[f] for f in s.down]].mean())
                     row.update(mean_px=float(err.mean()), tip_px=float(err[tips].mean()),
                                hand_ok=found.handedness == s.handedness)
                     frames = _offset_frames(s.gt_raw_px)
@@ -360,7 +362,9 @@ def _report(rows: list[dict]) -> None:
             tpct = np.mean([r["tip_px"] / r["palm_px"] for r in det])
             hand = np.mean([r["hand_ok"] for r in det])
             palm = np.mean([r["palm_px"] for r in sel])
+            dt = [r["down_tip_px"] / r["palm_px"] for r in det if "down_tip_px" in r]
             print(f"  landmarks {mean:5.1f}px ({pct:5.1%} palm)  tips {tip:5.1f}px ({tpct:5.1%})"
+                  f"  pressing tips {np.mean(dt) if dt else float('nan'):5.1%}"
                   f"  handedness {hand:6.1%}  palm {palm:5.0f}px", end="")
         print()
     print(f"render_hand {np.mean([r['render_s'] for r in rows]):.3f} s/frame wall, "
