@@ -103,7 +103,8 @@ class HandStyle:
     Attributes:
         handedness: the person's ``"left"`` or ``"right"`` hand.
         skin_rgb: base skin colour, RGB 0..255.
-        size_scale: multiplies every length (1.0: palm ~95 mm from wrist to middle knuckle).
+        size_scale: multiplies every length (1.0: ~92 mm from the wrist landmark to the middle
+            knuckle, ~190 mm wrist to middle fingertip).
         nail_rgb: nail colour, RGB 0..255 (None: derived from the skin).
         sss_rgb: colour of light scattered under the skin (reddish), RGB 0..255.
         specular: strength of the skin's highlight, 0..1.
