@@ -274,7 +274,12 @@ def main(argv: list[str] | None = None) -> int:
 
     from vision.hands import HandTracker
 
-    seeds = _parse_seeds(args.seeds)
+    try:
+        seeds = _parse_seeds(args.seeds)
+    except ValueError:
+        ap.error(f"--seeds {args.seeds!r}: expected numbers and ranges like 100-159 or 1,2,5-9")
+    if not seeds:
+        ap.error("--seeds selects no seed")
     views = [False] if args.straight_only else [False, True]
     rows = []
     sheet_tiles = []
