@@ -213,14 +213,16 @@ def _label_lattice(pts: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     np.fill_diagonal(d, np.inf)
     spacing = float(np.median(d.min(1)))
     seed = int(np.argmin(np.linalg.norm(pts - np.median(pts, axis=0), axis=1)))
-    near = np.flatnonzero(d[seed] < 1.22 * d[seed].min())
-    if len(near) < 2:
-        return None
-    steps = pts[near] - pts[seed]
-    u = steps[np.argmax(np.abs(steps[:, 0]))]
-    perp = np.abs(steps @ np.array([-u[1], u[0]])) / np.linalg.norm(u)
-    v = steps[np.argmax(perp)]
-    if perp.max() < 0.5 * spacing:
+    order = np.argsort(d[seed])[:8]
+    u = pts[order[0]] - pts[seed]
+    v = None
+    for j in order[1:]:
+        step = pts[j] - pts[seed]
+        cos = abs(step @ u) / (np.linalg.norm(step) * np.linalg.norm(u))
+        if cos < 0.7 and np.linalg.norm(step) < 2.0 * np.linalg.norm(u):
+            v = step
+            break
+    if v is None:
         return None
     labels: dict[int, tuple[int, int]] = {seed: (0, 0)}
     basis = {seed: (u, v)}
