@@ -41,9 +41,14 @@ class ContactParams:
         on_s, off_s: time the evidence must hold to put a finger down / lift it.
         on_level, off_level: evidence thresholds of the hysteresis.
         occlusion_weight: weight of the covered-hold cue in the evidence (0 ignores it).
+        release_press: a finger down stays down while its pressing score is above this.
         press_lo, press_hi: pressing score mapped to 0..1 evidence between these.
         seg_drop, ext_drop: how much shorter than relaxed (fraction) the distal phalanx and the
             whole finger look when pressed (foreshortening: a pressing finger points down).
+        arrive_motion, arrive_window_s: a finger goes down by moving: its tip must have moved
+            at least ``arrive_motion`` palm sizes relative to the hand within the
+            ``arrive_window_s`` before the contact began (a resting finger that the hand carries
+            over a hold does not count).
         baseline_pct, history: the relaxed lengths are this percentile of the last ``history``
             frames (the hand's own scale and pose, learnt on the fly).
     """
@@ -61,10 +66,13 @@ class ContactParams:
     occlusion_weight: float = 0.3
     seg_drop: float = 0.4
     press_lo: float = 0.5
+    release_press: float = 1.01
     press_hi: float = 0.9
     ext_drop: float = 0.2
     baseline_pct: float = 80.0
     history: int = 300
+    arrive_motion: float = 0.12
+    arrive_window_s: float = 0.7
 
 
 def _finger_axes(lm: np.ndarray, finger: str) -> tuple[np.ndarray, np.ndarray, float]:
@@ -175,6 +183,25 @@ class ContactDetector:
         self._last_tips: np.ndarray | None = None
         self._last_t: float | None = None
         self._lengths: list[np.ndarray] = []
+        self._local: list[tuple[float, np.ndarray]] = []
+
+    def _remember_local(self, lm: np.ndarray, t_s: float) -> None:
+        palm = palm_size_px(lm)
+        ax = lm[9] - lm[0]
+        ax = ax / max(float(np.linalg.norm(ax)), 1e-6)
+        R = np.array([ax, [-ax[1], ax[0]]])
+        tips = np.array([lm[FINGER_JOINTS[f].tip] for f in FINGERS]) - lm[0]
+        self._local.append((t_s, (tips @ R.T) / palm))
+        while self._local and self._local[0][0] < t_s - 3.0:
+            self._local.pop(0)
+
+    def _arrived(self, k: int, t_start: float) -> bool:
+        """Did finger k move relative to the hand shortly before ``t_start``?"""
+        pts = [loc[k] for t, loc in self._local if t_start - self.p.arrive_window_s <= t <= t_start + 1e-9]
+        if len(pts) < 2:
+            return True
+        pts_a = np.array(pts)
+        return float(np.linalg.norm(pts_a - pts_a[-1], axis=1).max()) >= self.p.arrive_motion
 
     def pressing(self, lm: np.ndarray) -> np.ndarray:
         """(5,) 0..1: how much each finger looks pressed down (shorter than relaxed)."""
@@ -213,6 +240,7 @@ class ContactDetector:
                 speed = np.zeros(n)
             self._last_tips, self._last_t = tips, t_s
             still = np.clip(1.5 - speed / p.still_speed, 0.0, 1.0)
+            self._remember_local(lm, t_s)
             press = self.pressing(lm)
             self.last_press = press
             pressed = np.clip((press - p.press_lo) / max(p.press_hi - p.press_lo, 1e-6), 0, 1)
@@ -222,15 +250,21 @@ class ContactDetector:
                     if c is not None and c in route.holds.ids:
                         occ = float(occlusion[route.holds.index(c)])
                         evidence[k] *= (1 - p.occlusion_weight) + p.occlusion_weight * min(1.0, occ / 0.5)
+        press_k = getattr(self, "last_press", np.zeros(n)) if lm is not None else np.zeros(n)
         for k, f in enumerate(FINGERS):
             e = float(evidence[k])
             c = cands[k] if e >= p.on_level else None
             cur = self.state[k]
+            if cur is None and c == "start" and "start" in self.state:
+                c = None  # one finger holds the start zone; others there are resting
             if cur is None:
                 if c is None:
                     self._run_target[k], self._run_start[k], self._run_ev[k] = None, None, []
                     continue
                 if c != self._run_target[k]:
+                    if not self._arrived(k, t_s):
+                        self._run_target[k], self._run_start[k], self._run_ev[k] = None, None, []
+                        continue
                     self._run_target[k], self._run_start[k], self._run_ev[k] = c, (t_s, frame_index), []
                 self._run_ev[k].append(e)
                 t0, f0 = self._run_start[k]  # type: ignore[misc]
@@ -243,7 +277,9 @@ class ContactDetector:
                                    "frame": f0, "confidence": round(conf, 3)})
                     self._run_target[k], self._run_start[k], self._run_ev[k] = None, None, []
             else:
-                still_on = cands[k] == cur and e >= p.off_level
+                # once down, a finger stays down while its last segment stays on the target and it
+                # still looks pressed (a lifted finger curls and its tip leaves the target)
+                still_on = cands[k] == cur and (e >= p.off_level or press_k[k] >= p.release_press)
                 if still_on:
                     self._off_start[k] = None
                     continue
