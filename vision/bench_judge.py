@@ -1,0 +1,307 @@
+"""Benchmark of the video referee on rendered scenes with exact ground truth (and real footage).
+
+    python -m vision.bench_judge --seeds 2001 2002 2003 2004 2005 2006 2007 2008 \
+        [--workdir DIR] [--real-video ../shared/data/hands/open_hand_video.mp4]
+
+Scenes are rendered with :mod:`vision.synth` (cached in ``--workdir``: a folder that already
+holds a scene is reused). Seed ``s`` gives one climb whose script and camera cycle through
+:data:`CLIMBS`, and an empty route (top and oblique) for hold detection. Prints:
+
+- holds: raw ring detector precision/recall and colour accuracy, then with the route file:
+  holds seen, centre error in px and in mm (through the ground-truth camera);
+- contact events: precision, recall and F1 at 0.2 s (finger, target and type must match);
+- verdicts: result, fault code and score exactly right, per climb, with the misses listed;
+- real footage: frames of the shared video in which MediaPipe (our tracker) finds a hand;
+- speed: frames/s of the whole referee (decoding included) and of a bare MediaPipe loop over
+  the same frames, on every rendered size (640x480 and 1280x720 when rendered), and the ratio.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+CLIMBS: tuple[tuple[str, str], ...] = (
+    ("clean", "top"), ("wrong_finger", "top"), ("clean", "oblique"), ("used_hold", "top"),
+    ("card_moved", "oblique"), ("other_hand", "top"), ("wrong_finger", "oblique"),
+    ("no_contact", "top"),
+)
+TOL_S = 0.2
+
+
+def render(seed: int, camera: str, script: str, out: Path, *, size: tuple[int, int] = (640, 480),
+           num_frames: int | None = None) -> Path | None:
+    """Render (or reuse) one scene; None when the synthesiser cannot build it for this seed."""
+    if (out / "ground_truth.json").is_file() and (out / "video.mp4").is_file():
+        return out
+    from vision.synth.grimpe_scene import GrimpeScene, SceneConfig
+    from vision.synth.scene import write_scene
+
+    try:
+        scene = GrimpeScene(SceneConfig(seed=seed, camera=camera, script=script, image_size=size,
+                                        num_frames=num_frames))
+    except RuntimeError as exc:
+        print(f"  seed {seed} {script}/{camera}: cannot render ({exc})", file=sys.stderr)
+        return None
+    write_scene(scene, out, desc=f"render {seed} {script} {camera}")
+    return out
+
+
+def match_events(pred: list[dict[str, Any]], truth: list[dict[str, Any]], tol_s: float = TOL_S
+                 ) -> int:
+    """Greedy one-to-one matches: same type, finger and target, |dt| <= tol_s."""
+    used: set[int] = set()
+    n = 0
+    for e in truth:
+        best, best_dt = None, tol_s + 1e-9
+        for j, p in enumerate(pred):
+            if j in used or p["type"] != e["type"]:
+                continue
+            if p.get("finger") != e.get("finger") or p.get("target") != e.get("target"):
+                continue
+            dt = abs(p["t"] - e["t"])
+            if dt <= best_dt:
+                best, best_dt = j, dt
+        if best is not None:
+            used.add(best)
+            n += 1
+    return n
+
+
+def bench_holds(folder: Path) -> dict[str, Any]:
+    from vision.camera import CameraModel
+    from vision.route_detect import RouteDetector, detect_rings
+    from vision.video import VideoReader
+
+    gt = json.loads((folder / "ground_truth.json").read_text())
+    cam = CameraModel.from_dict(gt["camera"])
+    holds = gt["route"]["holds"]
+    truth = cam.project(np.array([[h["x_mm"], h["y_mm"]] for h in holds]))
+    with VideoReader(folder / "video.mp4") as vr:
+        _, _, frame = vr.read()  # type: ignore[misc]
+    t0 = time.perf_counter()
+    rings, _ = detect_rings(frame)
+    t_rings = time.perf_counter() - t0
+    tp = colour_ok = 0
+    used: set[int] = set()
+    for r in rings:
+        d = np.linalg.norm(truth - r.centre_px, axis=1)
+        j = int(np.argmin(d))
+        if d[j] < 0.5 * r.radius_px and j not in used:
+            used.add(j)
+            tp += 1
+            colour_ok += r.colour == holds[j]["colour"]
+    det = RouteDetector(gt["route"])
+    obs = det.update(frame, 0, None)
+    out: dict[str, Any] = {"holds": len(holds), "rings": len(rings), "ring_tp": tp,
+                           "colour_ok": colour_ok, "ring_ms": 1000 * t_rings}
+    if obs is None:
+        out.update(seen=0, seen_ok=0, err_px=[], err_mm=[])
+        return out
+    err = np.linalg.norm(obs.holds.centres_px - truth, axis=1)
+    seen = obs.holds.detected
+    mm = cam.pixels_to_plane(obs.holds.centres_px)
+    truth_mm = np.array([[h["x_mm"], h["y_mm"]] for h in holds])
+    err_mm = np.linalg.norm(mm - truth_mm, axis=1)
+    out.update(seen=int(seen.sum()), seen_ok=int((seen & (err < 0.5 * obs.holds.radii_px)).sum()),
+               err_px=err[seen].tolist(), err_mm=err_mm[seen].tolist(),
+               flagged=list(obs.holds.low_confidence))
+    return out
+
+
+def judge_clip(folder: Path, *, bare: bool = False) -> dict[str, Any]:
+    """Run the referee on a clip the way ``judge-video`` does (skipped frames not decoded)."""
+    from vision.pipeline import GrimpeReferee
+    from vision.video import VideoReader
+
+    gt = json.loads((folder / "ground_truth.json").read_text())
+    route = json.loads((folder / "route.json").read_text())
+    t0 = time.perf_counter()
+    with VideoReader(folder / "video.mp4") as vr:
+        ref = GrimpeReferee(route, fps=vr.fps, colour_map=_colour_map(gt))
+        n = 0
+        while True:
+            if not ref.wants_frame(vr.next_index):
+                if not vr.skip():
+                    break
+                n += 1
+                continue
+            item = vr.read()
+            if item is None:
+                break
+            ref.update(item[2], item[1], item[0])
+            n += 1
+        verdict = ref.finish()
+        ref.close()
+    dt = time.perf_counter() - t0
+    return {"gt": gt, "verdict": verdict, "frames": n, "seconds": dt, "stride": ref.stride}
+
+
+def _colour_map(gt: dict[str, Any]) -> Any:
+    from games.grimpe.cards import ColourMap
+
+    cm = gt.get("colour_map")
+    return ColourMap.from_dict(cm) if cm else None
+
+
+def bare_mediapipe(folder: Path, stride: int = 1) -> tuple[int, float]:
+    """Frames/s of decoding + MediaPipe on every ``stride``-th frame (others grabbed only)."""
+    from vision.hands import HandTracker
+    from vision.video import VideoReader
+
+    t0 = time.perf_counter()
+    n = 0
+    with HandTracker(max_num_hands=2) as ht, VideoReader(folder / "video.mp4") as vr:
+        while True:
+            if vr.next_index % stride:
+                if not vr.skip():
+                    break
+                n += 1
+                continue
+            item = vr.read()
+            if item is None:
+                break
+            ht.update(item[2], item[1])
+            n += 1
+    return n, time.perf_counter() - t0
+
+
+def real_footage(path: Path) -> tuple[int, int]:
+    from vision.hands import HandTracker
+    from vision.video import VideoReader
+
+    found = total = 0
+    with HandTracker(max_num_hands=2) as ht, VideoReader(path) as vr:
+        for _, t, frame in vr:
+            total += 1
+            found += len(ht.update(frame, t).hands) > 0
+    return found, total
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m vision.bench_judge", description=__doc__.split("\n")[0])
+    ap.add_argument("--seeds", type=int, nargs="+", required=True)
+    ap.add_argument("--workdir", default=str(Path(tempfile.gettempdir()) / "arbitre-bench-judge"),
+                    help="render cache folder (reused between runs)")
+    ap.add_argument("--real-video", default=str(Path(__file__).resolve().parents[2] / "shared" / "data"
+                                                / "hands" / "open_hand_video.mp4"))
+    ap.add_argument("--hd-seconds", type=float, default=3.0,
+                    help="length of the 1280x720 clip rendered for the speed figure (0: none)")
+    args = ap.parse_args(argv)
+    work = Path(args.workdir)
+    work.mkdir(parents=True, exist_ok=True)
+
+    print("== holds (empty routes, first frame of the video) ==")
+    H: list[dict[str, Any]] = []
+    for s in args.seeds:
+        for cam in ("top", "oblique"):
+            f = render(s, cam, "empty", work / f"empty_{s}_{cam}", num_frames=2)
+            if f is None:
+                continue
+            r = bench_holds(f)
+            H.append(r)
+            print(f"  seed {s} {cam:7s}: rings {r['ring_tp']}/{r['holds']} (+{r['rings'] - r['ring_tp']} "
+                  f"extra), colour {r['colour_ok']}/{r['ring_tp']}, route seen {r['seen']}/{r['holds']}, "
+                  f"{r['ring_ms']:.0f} ms")
+    nh = sum(r["holds"] for r in H)
+    ring_tp = sum(r["ring_tp"] for r in H)
+    nr = sum(r["rings"] for r in H)
+    e_px = np.concatenate([r["err_px"] for r in H]) if H else np.zeros(0)
+    e_mm = np.concatenate([r["err_mm"] for r in H]) if H else np.zeros(0)
+    print(f"  ring detector alone: precision {ring_tp / max(nr, 1):.4f}, recall {ring_tp / max(nh, 1):.4f}, "
+          f"colour {sum(r['colour_ok'] for r in H) / max(ring_tp, 1):.4f}")
+    seen = sum(r["seen"] for r in H)
+    seen_ok = sum(r["seen_ok"] for r in H)
+    print(f"  with the route file: precision {seen_ok / max(seen, 1):.4f} (holds reported seen that are "
+          f"right), recall {seen_ok / max(nh, 1):.4f}; the others are placed from the route and flagged")
+    if len(e_px):
+        print(f"  centre error: {e_px.mean():.2f} px mean, {np.percentile(e_px, 95):.2f} px p95; "
+              f"{e_mm.mean():.2f} mm mean, {np.percentile(e_mm, 95):.2f} mm p95 (ground-truth camera)")
+
+    print("== climbs ==")
+    tp = n_pred = n_truth = 0
+    right = 0
+    misses = []
+    speed_rows = []
+    for k, s in enumerate(args.seeds):
+        script, cam = CLIMBS[k % len(CLIMBS)]
+        f = render(s, cam, script, work / f"climb_{s}_{script}_{cam}")
+        if f is None:
+            continue
+        r = judge_clip(f)
+        gt, v = r["gt"], r["verdict"]
+        truth = [e for e in gt["events"] if e["type"] in ("down", "up")]
+        pred = [e for e in v["events"] if e["type"] in ("down", "up")]
+        m = match_events(pred, truth)
+        tp, n_pred, n_truth = tp + m, n_pred + len(pred), n_truth + len(truth)
+        exp = gt["expected_verdict"]
+        code = (v.get("fault") or {}).get("code")
+        exp_code = (exp.get("fault") or {}).get("code")
+        ok = v["result"] == exp["result"] and v["score"] == exp["score"] and code == exp_code
+        right += ok
+        line = (f"  seed {s} {script}/{cam}: events {m}/{len(truth)} found, {len(pred) - m} extra; verdict "
+                f"{v['result']} {v['score']} {code or ''} vs truth {exp['result']} {exp['score']} "
+                f"{exp_code or ''} {'OK' if ok else 'MISS'}; {r['frames'] / r['seconds']:.1f} frames/s")
+        print(line)
+        if not ok:
+            misses.append((s, script, cam, v, exp, pred, truth))
+        speed_rows.append((f, r))
+    P = tp / max(n_pred, 1)
+    R = tp / max(n_truth, 1)
+    F1 = 2 * P * R / max(P + R, 1e-9)
+    print(f"  contact events (down/up, finger+target, ±{TOL_S} s): precision {P:.3f} recall {R:.3f} F1 {F1:.3f}")
+    n_clips = len(speed_rows)
+    print(f"  verdicts exactly right (result, fault code, score): {right}/{n_clips}")
+    for s, script, cam, v, exp, pred, truth in misses:
+        fault = v.get("fault") or {}
+        print(f"  MISS seed {s} {script}/{cam}: judged {v['result']} {fault.get('code') or ''} at "
+              f"{fault.get('t', '-')} s (frame {fault.get('frame', '-')}): {fault.get('detail', '')}")
+        missing = [e for e in truth if match_events(pred, [e]) == 0]
+        if missing:
+            print("      truth events not found: " + "; ".join(
+                f"{e['t']:.2f}s {e['type']} {e.get('finger')}{' → ' + e['target'] if 'target' in e else ''}"
+                for e in missing[:6]))
+
+    print("== real footage ==")
+    real = Path(args.real_video)
+    if real.is_file():
+        found, total = real_footage(real)
+        print(f"  {real.name}: hand found in {found}/{total} frames")
+    else:
+        print(f"  {real}: not found, skipped")
+
+    print("== speed (2 cores; decoding included) ==")
+    if args.hd_seconds > 0 and args.seeds:
+        s = args.seeds[0]
+        f = render(s, "top", "clean", work / f"hd_{s}", size=(1280, 720),
+                   num_frames=int(round(args.hd_seconds * 30)))
+        if f is not None:
+            speed_rows.append((f, judge_clip(f)))
+    seen_sizes: set[tuple[int, int]] = set()
+    for f, r in speed_rows:
+        size = tuple(r["gt"]["image_size"])
+        if size in seen_sizes:
+            continue
+        seen_sizes.add(size)  # type: ignore[arg-type]
+        r2 = judge_clip(f)  # warm caches: time the second run
+        n_all, t_all = bare_mediapipe(f, 1)
+        n_sub, t_sub = bare_mediapipe(f, r2["stride"])
+        fps_ref = r2["frames"] / r2["seconds"]
+        fps_all = n_all / t_all
+        fps_sub = n_sub / t_sub
+        print(f"  {size[0]}x{size[1]}: judge-video {fps_ref:.1f} frames/s (MediaPipe on 1 frame in "
+              f"{r2['stride']}); bare MediaPipe loop on the same frames {fps_sub:.1f} frames/s → ratio "
+              f"{fps_ref / fps_sub:.2f}; bare MediaPipe on every frame {fps_all:.1f} frames/s → ratio "
+              f"{fps_ref / fps_all:.2f}; real time needs {r['gt']['fps']:.0f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
