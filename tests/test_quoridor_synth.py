@@ -52,3 +52,16 @@ def test_game_truth_tracks_moves_and_hands(tmp_path) -> None:
         assert clear, f"no clear frame after move {k + 1}"
         assert clear[-1]["pawns"] == game.pawn_squares()
         assert clear[-1]["walls"] == sorted(w.notation() for w in game.walls())
+
+
+def test_game_scene_fits_the_scene_protocol_and_renders_by_index() -> None:
+    from vision.synth.quoridor_scene import QuoridorGameScene
+    from vision.synth.scene import Scene
+
+    scene = QuoridorGameScene(9, players=2, max_plies=2, size=(320, 180))
+    assert isinstance(scene, Scene)
+    gt = scene.ground_truth()
+    assert len(gt["frames"]) == scene.num_frames and gt["moves"] == scene.moves
+    a = scene.render_frame(scene.num_frames - 1)
+    b = scene.render_frame(scene.num_frames - 1)
+    assert a.shape == (180, 320, 3) and np.array_equal(a, b)

@@ -41,6 +41,7 @@ __all__ = [
     "play_game",
     "render_game",
     "GameRender",
+    "QuoridorGameScene",
 ]
 
 #: Pawn colours (B, G, R) a scene picks from: saturated or very light/dark, never skin-like.
@@ -352,7 +353,7 @@ class QuoridorScene:
             cv2.fillConvexPoly(img, np.round(poly * 16).astype(np.int32), _shade(bgr, n, self._light),
                                cv2.LINE_AA, shift=4)
 
-    def _draw_hand(self, img: np.ndarray, mask: np.ndarray, hand: HandPose) -> None:
+    def _draw_hand(self, img: np.ndarray | None, mask: np.ndarray, hand: HandPose) -> None:
         cam, st = self.camera, self.style
         skin = np.array(st.skin_bgr, float)
 
@@ -367,6 +368,8 @@ class QuoridorScene:
                 p0 = tuple(int(round(v)) for v in px[k])
                 p1 = tuple(int(round(v)) for v in px[k + 1])
                 for target, value in ((img, col), (mask, 255)):
+                    if target is None:
+                        continue
                     cv2.line(target, p0, p1, value, th, cv2.LINE_AA)
                     cv2.circle(target, p1, th // 2, value, -1, cv2.LINE_AA)
 
@@ -383,6 +386,17 @@ class QuoridorScene:
             tip = hand.tip_mm + side * off * 0.6 + np.array([0, 0, 6.0 * abs(k - 1.5)])
             capsule(base, tip, 8.5, 0.92)
         capsule(palm - side * 30, hand.tip_mm - side * 40 + np.array([0, 0, 10.0]), 10.0, 0.95)
+
+    def hand_covers_board(self, hand: HandPose | None) -> bool:
+        """Whether ``hand`` drawn in this view overlaps the board's top."""
+        if hand is None:
+            return False
+        self.background()
+        w, h = self.camera.image_size
+        hmask = np.zeros((h, w), np.uint8)
+        self._draw_hand(None, hmask, hand)
+        assert self._board_mask is not None
+        return bool(np.count_nonzero((hmask > 0) & (self._board_mask > 0)) > 0)
 
     def render(self, pawns: Sequence[str | None], walls: Iterable[str], *,
                hand: HandPose | None = None, rng: np.random.Generator | None = None,
@@ -529,97 +543,130 @@ def _hand_path(b: BoardSpec, side: np.ndarray, stops: list[np.ndarray], rng: np.
     return poses
 
 
+class QuoridorGameScene:
+    """A whole rendered game, shaped like :class:`vision.synth.scene.Scene`: ``camera``, ``fps``,
+    ``num_frames``, ``render_frame(i)`` (random access, deterministic), ``ground_truth()`` and
+    ``extra_files()`` — so ``vision.synth.scene.write_scene`` can write it.
+
+    The timeline: a few still frames of the start position; then per move an optional hand
+    passing without touching anything (12 %), the hand coming in from the mover's side, picking
+    up the pawn (or holding the wall), dropping it, going away, then 4–7 still frames.
+    ``record`` replays given moves (e.g. an illegal sequence, judged by nothing) instead of a
+    generated game.
+    """
+
+    def __init__(self, seed: int, *, players: int | None = None, max_plies: int = 80,
+                 size: tuple[int, int] = (1280, 720), fps: float = 10.0,
+                 markers: bool | None = None, tilt_deg: float | None = None,
+                 record: Sequence[str] | None = None) -> None:
+        rng = np.random.default_rng([seed, 4242])
+        if players is None:
+            players = 2 if rng.random() < 0.7 else 4
+        self.seed, self.players, self.fps = seed, players, float(fps)
+        self.scene = scene = random_scene(seed, players=players, size=size, markers=markers,
+                                          tilt_deg=tilt_deg)
+        self.camera = scene.camera
+        b = scene.board
+        self.moves = list(record) if record is not None else play_game(rng, players, max_plies)
+        pawns: list[str | None] = list(QuoridorGame(num_players=players).pawn_squares())
+        walls: list[str] = []
+        self._frames: list[dict[str, Any]] = []
+        self._hands: list[HandPose | None] = []
+
+        def emit(ply: int, hand: HandPose | None = None) -> None:
+            n = len(self._frames)
+            self._frames.append({"frame": n, "t_s": round(n / fps, 4), "ply": ply,
+                                 "pawns": list(pawns), "walls": sorted(walls),
+                                 "occluded": scene.hand_covers_board(hand), "hand": hand is not None})
+            self._hands.append(hand)
+
+        for _ in range(int(rng.integers(6, 10))):
+            emit(0)
+        turn = 0
+        for ply, text in enumerate(self.moves):
+            side = _side_dir(turn, players)
+            if rng.random() < 0.12:  # a hand passing over without moving anything
+                for hp in _hand_path(b, side, [rng.uniform(-100, 100, 2)], rng, 3, 3):
+                    emit(ply, hp)
+                for _ in range(int(rng.integers(2, 5))):
+                    emit(ply)
+            if text[-1] in "hv":
+                c = b.wall_centre_mm(*square_coords(text[:-1]))
+                path = _hand_path(b, side, [c, c], rng, int(rng.integers(3, 6)), int(rng.integers(3, 6)))
+                drop = len(path) // 2
+                for k, hp in enumerate(path):
+                    if k == drop:
+                        walls.append(text)
+                    emit(ply if k < drop else ply + 1, hp)
+            else:
+                src = pawns[turn]
+                assert src is not None
+                a = b.cell_centre_mm(*square_coords(src))
+                c = b.cell_centre_mm(*square_coords(text))
+                n_in = int(rng.integers(3, 6))
+                path = _hand_path(b, side, [a, c], rng, n_in, int(rng.integers(3, 6)))
+                for k, hp in enumerate(path):
+                    if k == n_in:
+                        pawns[turn] = None
+                    if k == n_in + 2:
+                        pawns[turn] = text
+                    emit(ply if k < n_in + 2 else ply + 1, hp)
+            for _ in range(int(rng.integers(4, 8))):
+                emit(ply + 1)
+            turn = (turn + 1) % players
+        self.num_frames = len(self._frames)
+
+    def render_frame(self, index: int) -> np.ndarray:
+        f = self._frames[index]
+        frame, _ = self.scene.render(f["pawns"], f["walls"], hand=self._hands[index],
+                                     rng=np.random.default_rng([self.seed, index, 17]), jpeg=False)
+        return frame
+
+    def ground_truth(self) -> dict[str, Any]:
+        """``players``, ``moves`` (notation), ``fps``, ``camera``, ``style``, ``board`` and
+        ``frames``: per frame ``{"frame", "t_s", "ply", "pawns", "walls", "occluded", "hand"}``;
+        ``ply`` counts the moves completed, ``pawns`` are the physical squares (None while a
+        pawn is in the hand), ``occluded`` says whether the hand covers the board."""
+        return {
+            "kind": "quoridor", "seed": self.seed, "players": self.players,
+            "moves": list(self.moves), "fps": self.fps, "camera": self.camera.to_dict(),
+            "style": self.scene.style.to_dict(), "board": self.scene.board.to_dict(),
+            "frames": [dict(f) for f in self._frames],
+        }
+
+    def extra_files(self) -> dict[str, str]:
+        return {"moves.txt": " ".join(self.moves) + "\n"}
+
+
 def render_game(seed: int, out_dir: str | Path | None = None, *, players: int | None = None,
                 max_plies: int = 80, size: tuple[int, int] = (1280, 720), fps: float = 10.0,
                 markers: bool | None = None, tilt_deg: float | None = None,
                 record: Sequence[str] | None = None, still_every_ply: bool = False,
                 ) -> GameRender:
-    """Render a whole game to ``out_dir/game.mp4`` with ``out_dir/truth.json``.
-
-    ``truth`` holds ``players``, ``moves`` (notation), ``camera``, ``style``, ``board`` and
-    ``frames``: one entry per frame ``{"frame", "t_s", "ply", "pawns", "walls", "occluded",
-    "hand"}`` where ``ply`` is the number of moves completed, ``pawns`` the physical squares
-    (None while a pawn is in the hand) and ``occluded`` whether a hand covers the board.
-    ``record`` replays given moves (e.g. an illegal sequence, judged by nothing) instead of a
-    generated game.
-    """
-    rng = np.random.default_rng([seed, 4242])
-    if players is None:
-        players = 2 if rng.random() < 0.7 else 4
-    scene = random_scene(seed, players=players, size=size, markers=markers, tilt_deg=tilt_deg)
-    b = scene.board
-    moves = list(record) if record is not None else play_game(rng, players, max_plies)
+    """Render a whole game (:class:`QuoridorGameScene`) to ``out_dir/game.mp4`` with
+    ``out_dir/truth.json`` (its :meth:`~QuoridorGameScene.ground_truth`) and ``first.png``."""
+    game = QuoridorGameScene(seed, players=players, max_plies=max_plies, size=size, fps=fps,
+                             markers=markers, tilt_deg=tilt_deg, record=record)
+    truth = game.ground_truth()
     out = Path(out_dir) if out_dir is not None else None
+    video_path = (out / "game.mp4") if out is not None else Path("game.mp4")
+    stills: dict[str, Path] = {}
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
-    game = QuoridorGame(num_players=players)
-    pawns: list[str | None] = list(game.pawn_squares())
-    walls: list[str] = []
-    frames: list[dict[str, Any]] = []
-    writer = None
-    video_path = (out / "game.mp4") if out is not None else Path("game.mp4")
-    if out is not None:
         writer = cv2.VideoWriter(str(video_path), cv2.VideoWriter_fourcc(*"mp4v"), fps, size)
         if not writer.isOpened():
             raise RuntimeError(f"cannot write {video_path}")
-    stills: dict[str, Path] = {}
-
-    def emit(ply: int, hand: HandPose | None = None) -> None:
-        frame, occluded = scene.render(pawns, walls, hand=hand, rng=rng, jpeg=False)
-        frames.append({"frame": len(frames), "t_s": round(len(frames) / fps, 4), "ply": ply,
-                       "pawns": list(pawns), "walls": sorted(walls), "occluded": occluded,
-                       "hand": hand is not None})
-        if writer is not None:
-            writer.write(frame)
-        if out is not None and (len(frames) == 1 or (still_every_ply and hand is None and
-                                                        frames[-2]["hand"])):
-            p = out / ("first.png" if len(frames) == 1 else f"ply{ply:03d}.png")
-            cv2.imwrite(str(p), frame)
-            stills[p.stem] = p
-
-    for _ in range(int(rng.integers(6, 10))):
-        emit(0)
-    turn = 0
-    for ply, text in enumerate(moves):
-        side = _side_dir(turn, players)
-        if rng.random() < 0.12:  # a hand passing over without moving anything
-            mid = rng.uniform(-100, 100, 2)
-            for hp in _hand_path(b, side, [mid], rng, 3, 3):
-                emit(ply, hp)
-            for _ in range(int(rng.integers(2, 5))):
-                emit(ply)
-        if text[-1] in "hv":
-            c = b.wall_centre_mm(*square_coords(text[:-1]))
-            path = _hand_path(b, side, [c, c], rng, int(rng.integers(3, 6)), int(rng.integers(3, 6)))
-            drop = len(path) // 2
-            for k, hp in enumerate(path):
-                if k == drop:
-                    walls.append(text)
-                emit(ply if k < drop else ply + 1, hp)
-        else:
-            src = pawns[turn]
-            assert src is not None
-            a = b.cell_centre_mm(*square_coords(src))
-            c = b.cell_centre_mm(*square_coords(text))
-            n_in = int(rng.integers(3, 6))
-            path = _hand_path(b, side, [a, c], rng, n_in, int(rng.integers(3, 6)))
-            for k, hp in enumerate(path):
-                if k == n_in:
-                    pawns[turn] = None
-                if k == n_in + 2:
-                    pawns[turn] = text
-                emit(ply if k < n_in + 2 else ply + 1, hp)
-        for _ in range(int(rng.integers(4, 8))):
-            emit(ply + 1)
-        turn = (turn + 1) % players
-    if writer is not None:
-        writer.release()
-    truth = {
-        "seed": seed, "players": players, "moves": moves, "fps": fps,
-        "camera": scene.camera.to_dict(), "style": scene.style.to_dict(),
-        "board": b.to_dict(), "frames": frames,
-    }
-    if out is not None:
+        frames = truth["frames"]
+        try:
+            for i in range(game.num_frames):
+                frame = game.render_frame(i)
+                writer.write(frame)
+                if i == 0 or (still_every_ply and not frames[i]["hand"] and frames[i - 1]["hand"]):
+                    p = out / ("first.png" if i == 0 else f"ply{frames[i]['ply']:03d}.png")
+                    cv2.imwrite(str(p), frame)
+                    stills[p.stem] = p
+        finally:
+            writer.release()
         (out / "truth.json").write_text(json.dumps(truth))
     return GameRender(video_path, truth, stills)
 
