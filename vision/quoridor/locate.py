@@ -254,9 +254,10 @@ def _grid_candidates(gray: np.ndarray, board: BoardSpec) -> list[tuple[np.ndarra
     that grooves enclose on all sides. Row 1 is taken as the image-bottom side.
 
     The grooves are dark thin lines: a black-hat filter brings them out, and the grid is the
-    connected net of them enclosing many cell-sized holes. The holes' centres span a lattice
-    of ``n_u × n_v`` cells (7×7 when only the inner cells are closed); every placement of that
-    lattice on the 9×9 board is a hypothesis, checked later against the grooves.
+    connected net of them enclosing the most cell-sized holes. The holes' centres are labelled
+    with lattice coordinates by stepping from neighbour to neighbour, a homography is fitted to
+    them, and every placement of that ``n_u × n_v`` lattice on the 9×9 board is a hypothesis
+    (the caller keeps the one whose grooves show best).
     """
     h, w = gray.shape
     k = max(9, int(round(min(w, h) / 34)) | 1)
