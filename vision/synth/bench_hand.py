@@ -14,6 +14,13 @@ per-landmark offset tables ``_MP_OFFSETS`` (resting/lifted fingers) and ``_MP_OF
 (fingers pressing the table) of :mod:`vision.synth.hand`, medians measured on the given seeds;
 fit on other seeds than the ones you evaluate on (tables in the code: fit on 1000-1079).
 Render times: wall time on a busy machine is noisy; the CPU time is the cost.
+
+Measured here (2 cores, mediapipe 0.10.21 legacy model_complexity=1, static images), on seeds
+not used for fitting: 100-159 → detected 98.3 % (118/120), landmarks 4.4 px mean (4.4 % of
+the palm), fingertips 4.3 px (4.2 %), pressing fingertips 5.4 %, handedness 100 %;
+200-299 → detected 99.0 % (198/200), landmarks 4.7 px (4.7 %), fingertips 4.2 px,
+handedness 95.5 % (one left hand read as a mirrored right hand, 50 px off). render_hand
+0.21–0.23 s CPU per frame (canvas 2 px/mm, shaded at 1.7 px/mm); place() 0.7 ms CPU.
 """
 
 from __future__ import annotations
