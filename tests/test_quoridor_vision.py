@@ -127,3 +127,28 @@ def test_watch_command_rejects_unreadable_video(tmp_path) -> None:
         args.func(args)
     assert exc.value.exit_code == 2
     assert "not_a_video.mp4" in str(exc.value)
+
+
+def _reading(pawns: tuple[str, ...], walls: set[str]):
+    from vision.quoridor.reader import BoardReading
+
+    return BoardReading(pawns, frozenset(walls), segments_from_walls(walls).astype(np.int8),
+                        clear=True, hand=False)
+
+
+def test_two_changes_and_a_removed_wall_are_questions_not_moves() -> None:
+    watcher = GameWatcher(2)
+    # both pawns moved between two clear views
+    ev = watcher._decode(_reading(("e2", "e8"), set()), 40)
+    assert ev.uncertain and ev.move is None and "more than one change" in ev.reason
+    assert "e2" in ev.candidates
+    assert watcher.record == ["?"]
+    # watching goes on from what was seen: P2 to move, pawns on e2/e8
+    assert watcher.game.position().pawns == ("e2", "e8") and watcher.game.current_player() == 1
+    ev = watcher._decode(_reading(("e2", "e8"), {"e5h"}), 60)
+    assert not ev.uncertain and ev.move == "e5h"
+    # a wall taken back
+    ev = watcher._decode(_reading(("e2", "e8"), set()), 80)
+    assert ev.uncertain and "taken away" in ev.reason
+    assert watcher.record == ["?", "e5h", "?"]
+    assert watcher.summary()["uncertain"][1]["ply"] == 2

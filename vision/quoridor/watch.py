@@ -79,7 +79,7 @@ class GameWatcher:
 
     def __init__(self, players: int = 2, board: BoardSpec = DEFAULT_BOARD, *,
                  K: np.ndarray | None = None, dist: np.ndarray | None = None,
-                 stable_frames: int = 3, motion_threshold: float = 6.0) -> None:
+                 stable_frames: int = 3, motion_threshold: float = 20.0) -> None:
         if players not in (2, 4):
             raise ValueError(f"players: expected 2 or 4, got {players}")
         self.players = players
@@ -98,6 +98,7 @@ class GameWatcher:
         self._run_key: tuple | None = None
         self._prev_samples: np.ndarray | None = None
         self._last_reading: BoardReading | None = None
+        self._unexplained: tuple | None = None
 
     @property
     def uncertain(self) -> list[MoveEvent]:
@@ -129,10 +130,11 @@ class GameWatcher:
         pos = self.game.position()
         reading = reader.read(frame, prior_walls=pos.walls)
         self._last_reading = reading
-        cells, segs, _ = reader.sample(frame)
-        samples = np.concatenate([cells.ravel(), segs.ravel()])
-        moving = (self._prev_samples is not None
-                  and float(np.mean(np.abs(samples - self._prev_samples))) > self.motion_threshold)
+        cells, segs, rim = reader.sample(frame)
+        samples = np.vstack([cells, segs, rim])
+        # something moves when a few sampled places change colour from one frame to the next
+        moving = (self._prev_samples is not None and int(np.sum(
+            np.abs(samples - self._prev_samples).max(1) > self.motion_threshold)) >= 2)
         self._prev_samples = samples
         if not reading.clear or moving:
             self._run, self._run_key = 0, None
@@ -148,13 +150,20 @@ class GameWatcher:
         if reading.pawns == pos.pawns and reading.walls == pos.walls:
             reader.learn_state(frame, reading)
             return []
+        if key == self._unexplained:
+            return []  # the same unexplained view again (e.g. after a hand passed): asked already
         event = self._decode(reading, index)
-        self.events.append(event)
         reader.learn_state(frame, reading)
         return [event]
 
     # ---------------------------------------------------------------------------------
     def _decode(self, reading: BoardReading, index: int) -> MoveEvent:
+        """Decode a stable reading that differs from the game's position; record the event."""
+        event = self._explain(reading, index)
+        self.events.append(event)
+        return event
+
+    def _explain(self, reading: BoardReading, index: int) -> MoveEvent:
         game = self.game
         pos = game.position()
         me = game.current_player()
@@ -204,28 +213,40 @@ class GameWatcher:
         near = [n for _, n in scored[:3]]
         cands = literal + [n for n in near if n not in literal]
         self.record.append("?")
-        self._continue_from(reading, pos, me, added)
+        if not self._continue_from(reading, pos, me):
+            self._unexplained = reading.key()
         return MoveEvent(ply, index, me, None, 0.0, True, observed, cands, reason)
 
-    def _continue_from(self, reading: BoardReading, pos: QuoridorPosition, me: int,
-                       added: list[str]) -> None:
-        """Carry on from the position seen, when it is a possible position."""
+    def _continue_from(self, reading: BoardReading, pos: QuoridorPosition, me: int) -> bool:
+        """Carry on from the position seen, when it is a possible position; the walls left are
+        made to add up (walls that appeared come off the mover first, walls that vanished go
+        back to the mover first)."""
+        if any(p is None for p in reading.pawns):
+            return False
+        total = (10 if self.players == 2 else 5)
         left = list(pos.walls_left)
-        left[me] = max(0, left[me] - len(added))
+        excess = sum(left) + len(reading.walls) - total * self.players
+        order = [me] + [p for p in range(self.players) if p != me]
+        for p in order:
+            if excess > 0:
+                take = min(excess, left[p])
+                left[p] -= take
+                excess -= take
+            elif excess < 0:
+                give = min(-excess, total - left[p])
+                left[p] += give
+                excess += give
         try:
-            new = QuoridorPosition(
-                pawns=tuple(p for p in reading.pawns if p is not None),
-                walls=reading.walls, walls_left=tuple(left), to_move=(me + 1) % self.players)
-            if len(new.pawns) != self.players:
-                return
+            new = QuoridorPosition(pawns=tuple(p for p in reading.pawns if p is not None),
+                                   walls=reading.walls, walls_left=tuple(left),
+                                   to_move=(me + 1) % self.players)
             self.game = QuoridorGame.from_position(new)
         except ValueError:
-            return
+            return False
+        return True
 
     def _confidence(self, reading: BoardReading, move: str, me: int) -> float:
         """0..1 from how clearly the evidence for the move stood out."""
-        reader = self.reader
-        assert reader is not None
         if move[-1] in "hv":
             from vision.quoridor.geometry import wall_segments
 
@@ -235,7 +256,7 @@ class GameWatcher:
                 return 0.5
             return float(np.clip(min(s) / 30.0, 0.05, 1.0))
         d = float(reading.pawn_distance[me])
-        return float(np.clip(1.0 - d / reader.PAWN_THRESHOLD, 0.05, 1.0))
+        return float(np.clip(1.0 - d / BoardReader.PAWN_THRESHOLD, 0.05, 1.0))
 
     def summary(self) -> dict[str, Any]:
         """``{"players", "moves", "uncertain": [{"ply", "frame", "candidates", ...}]}``."""
