@@ -18,6 +18,7 @@ from vision.quoridor.geometry import (
     wall_segments,
     walls_from_segments,
 )
+from vision.quoridor.draw import annotate
 from vision.quoridor.locate import find_board
 from vision.quoridor.reader import BoardReader
 from vision.quoridor.watch import GameWatcher
@@ -63,6 +64,10 @@ def _read_game_positions(seed: int, *, markers: bool, tilt_deg: float, players: 
         reader.learn_state(frame, reading)
         prior = reading.walls
         checked += 1
+    before = frame.copy()
+    drawn = annotate(frame, pose, reading)
+    assert np.array_equal(frame, before) and drawn.shape == frame.shape
+    assert not np.array_equal(drawn, frame)
     return checked
 
 
