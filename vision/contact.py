@@ -39,10 +39,16 @@ class ContactParams:
             hold's outer radius (plus ``across_min`` palm).
         still_speed: tip speed (palm sizes per second) below which the finger counts as still.
         on_s, off_s: time the evidence must hold to put a finger down / lift it.
+        prestart_s: before any finger has been down on the start zone, a contact elsewhere must
+            last this long (a climber starts with one finger on the start zone; other fingers
+            resting on holds meanwhile are not a start), and a start contact cancels it.
         on_level, off_level: evidence thresholds of the hysteresis.
         occlusion_weight: weight of the covered-hold cue in the evidence (0 ignores it).
         release_press: a finger down stays down while its pressing score is above this.
-        press_lo, press_hi: pressing score mapped to 0..1 evidence between these.
+        press_lo, press_hi: pressing score mapped to 0..1 evidence between these
+            (``thumb_press_*`` for the thumb, whose foreshortening is weak seen from above).
+        zone_press_floor: on a zone (a large empty slot) the pressing cue counts less: the
+            evidence is at least this fraction.
         seg_drop, ext_drop: how much shorter than relaxed (fraction) the distal phalanx and the
             whole finger look when pressed (foreshortening: a pressing finger points down).
         arrive_motion, arrive_window_s: a finger goes down by moving: its tip must have moved
@@ -60,12 +66,16 @@ class ContactParams:
     across_min: float = 0.04
     still_speed: float = 1.2
     on_s: float = 0.1
-    off_s: float = 0.1
+    off_s: float = 0.3
+    prestart_s: float = 1.0
     on_level: float = 0.5
     off_level: float = 0.3
     occlusion_weight: float = 0.3
     seg_drop: float = 0.4
     press_lo: float = 0.5
+    thumb_press_lo: float = 0.1
+    thumb_press_hi: float = 0.9
+    zone_press_floor: float = 0.0
     release_press: float = 1.01
     press_hi: float = 0.9
     ext_drop: float = 0.2
@@ -182,6 +192,7 @@ class ContactDetector:
         self._off_start: list[tuple[float, int] | None] = [None] * len(FINGERS)
         self._last_tips: np.ndarray | None = None
         self._last_t: float | None = None
+        self.started = False
         self._lengths: list[np.ndarray] = []
         self._local: list[tuple[float, np.ndarray]] = []
 
@@ -243,7 +254,11 @@ class ContactDetector:
             self._remember_local(lm, t_s)
             press = self.pressing(lm)
             self.last_press = press
-            pressed = np.clip((press - p.press_lo) / max(p.press_hi - p.press_lo, 1e-6), 0, 1)
+            lo = np.array([p.thumb_press_lo] + [p.press_lo] * (n - 1))
+            hi = np.array([p.thumb_press_hi] + [p.press_hi] * (n - 1))
+            pressed = np.clip((press - lo) / np.maximum(hi - lo, 1e-6), 0, 1)
+            in_zone = np.array([c in ("start", "finish") for c in cands])
+            pressed = np.where(in_zone, p.zone_press_floor + (1 - p.zone_press_floor) * pressed, pressed)
             evidence = (np.sqrt(geo) * pressed * (0.4 + 0.6 * still)).astype(np.float32)
             if occlusion is not None and p.occlusion_weight > 0:
                 for k, c in enumerate(cands):
@@ -268,7 +283,13 @@ class ContactDetector:
                     self._run_target[k], self._run_start[k], self._run_ev[k] = c, (t_s, frame_index), []
                 self._run_ev[k].append(e)
                 t0, f0 = self._run_start[k]  # type: ignore[misc]
-                if t_s - t0 >= p.on_s - 1e-9:
+                need = p.on_s if (self.started or c == "start") else p.prestart_s
+                if t_s - t0 >= need - 1e-9:
+                    if c == "start":
+                        self.started = True
+                        for j in range(len(FINGERS)):  # resting fingers are not a start
+                            if j != k and self._run_target[j] not in (None, "start"):
+                                self._run_target[j], self._run_start[j], self._run_ev[j] = None, None, []
                     conf = float(np.clip(np.mean(self._run_ev[k]), 0, 1))
                     self.state[k] = c
                     self.confidence[k] = conf

@@ -67,6 +67,22 @@ def hand_mask(shape_hw: tuple[int, int], lm: np.ndarray, grow: float = 0.35) -> 
     return m.astype(bool)
 
 
+def _dedup(hands: Any) -> Any:
+    """MediaPipe sometimes reports one hand twice (two palm detections of the same hand):
+    keep the more confident of two hands whose landmarks lie within half a palm of each other."""
+    if len(hands.hands) < 2:
+        return hands
+    keep: list[Any] = []
+    for h in sorted(hands.hands, key=lambda h: -h.score):
+        palm = palm_size_px(h.landmarks_px)
+        if all(float(np.linalg.norm(h.landmarks_px - k.landmarks_px, axis=1).mean()) > 0.5 * palm
+               for k in keep):
+            keep.append(h)
+    if len(keep) == len(hands.hands):
+        return hands
+    return type(hands)(hands.frame_index, hands.t_s, hands.image_size, keep)
+
+
 class GrimpeReferee:
     """Judge one Grimpe! attempt from video frames.
 
@@ -180,7 +196,7 @@ class GrimpeReferee:
         if not self.wants_frame(frame_index) and self._last is not None:
             return self._repeat(t_s, frame_index)
         self._frames_processed += 1
-        hands = self.tracker.update(frame, t_s)
+        hands = _dedup(self.tracker.update(frame, t_s))
         self._hands = hands
         route = self.route
         climber = self._choose_hand(hands, route)
