@@ -47,8 +47,9 @@ class ContactParams:
         release_press: a finger down stays down while its pressing score is above this.
         press_lo, press_hi: pressing score mapped to 0..1 evidence between these
             (``thumb_press_*`` for the thumb, whose foreshortening is weak seen from above).
-        zone_press_floor: on a zone (a large empty slot) the pressing cue counts less: the
-            evidence is at least this fraction.
+        zone_press_floor: before the climb starts, on the start zone (a large empty slot where
+            one finger only is taken) the pressing cue counts less: the evidence is at least this
+            fraction (a thumb pressing is barely foreshortened seen from above).
         seg_drop, ext_drop: how much shorter than relaxed (fraction) the distal phalanx and the
             whole finger look when pressed (foreshortening: a pressing finger points down).
         arrive_motion, arrive_window_s: a finger goes down by moving: its tip must have moved
@@ -75,7 +76,7 @@ class ContactParams:
     press_lo: float = 0.5
     thumb_press_lo: float = 0.1
     thumb_press_hi: float = 0.9
-    zone_press_floor: float = 0.0
+    zone_press_floor: float = 0.6
     release_press: float = 1.01
     press_hi: float = 0.9
     ext_drop: float = 0.2
@@ -257,7 +258,7 @@ class ContactDetector:
             lo = np.array([p.thumb_press_lo] + [p.press_lo] * (n - 1))
             hi = np.array([p.thumb_press_hi] + [p.press_hi] * (n - 1))
             pressed = np.clip((press - lo) / np.maximum(hi - lo, 1e-6), 0, 1)
-            in_zone = np.array([c in ("start", "finish") for c in cands])
+            in_zone = np.array([c == "start" and not self.started for c in cands])
             pressed = np.where(in_zone, p.zone_press_floor + (1 - p.zone_press_floor) * pressed, pressed)
             evidence = (np.sqrt(geo) * pressed * (0.4 + 0.6 * still)).astype(np.float32)
             if occlusion is not None and p.occlusion_weight > 0:
