@@ -76,13 +76,20 @@ class CardMotionDetector:
                 continue
             self.patches.append(CardPatch(num, label, (x0, y0, x1, y1), grey[y0:y1, x0:x1].copy()))
 
+    def due(self) -> bool:
+        """True if the next :meth:`update` call will check the cards."""
+        return (self._calls + 1) % self.every == 0
+
     def update(self, frame_bgr: np.ndarray, t_s: float, frame_index: int,
-               hand_mask: np.ndarray | None) -> list[dict[str, Any]]:
+               hand_mask: Any) -> list[dict[str, Any]]:
+        """``hand_mask``: (H, W) bool array, None, or a callable returning one (computed only
+        when a check is due)."""
         self._calls += 1
         if self._calls % self.every:
             return []
-        grey = cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
-        h, w = grey.shape
+        if callable(hand_mask):
+            hand_mask = hand_mask()
+        h, w = frame_bgr.shape[:2]
         events: list[dict[str, Any]] = []
         m = self.search_px
         for cp in self.patches:
@@ -92,7 +99,7 @@ class CardMotionDetector:
             sx0, sy0, sx1, sy1 = max(0, x0 - m), max(0, y0 - m), min(w, x1 + m), min(h, y1 + m)
             if hand_mask is not None and hand_mask[sy0:sy1, sx0:sx1].any():
                 continue  # the hand is over it (or its shadow may be): no verdict now
-            region = grey[sy0:sy1, sx0:sx1]
+            region = cv2.cvtColor(frame_bgr[sy0:sy1, sx0:sx1], cv2.COLOR_BGR2GRAY).astype(np.float32)
             if region.shape[0] < cp.patch.shape[0] or region.shape[1] < cp.patch.shape[1]:
                 continue
             res = cv2.matchTemplate(region, cp.patch, cv2.TM_CCOEFF_NORMED)

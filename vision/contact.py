@@ -76,7 +76,7 @@ class ContactParams:
     press_lo: float = 0.5
     thumb_press_lo: float = 0.1
     thumb_press_hi: float = 0.9
-    zone_press_floor: float = 0.6
+    zone_press_floor: float = 0.0
     release_press: float = 1.01
     press_hi: float = 0.9
     ext_drop: float = 0.2

@@ -202,8 +202,14 @@ class GrimpeReferee:
         climber = self._choose_hand(hands, route)
         if climber is not None:
             self._hand_frames += 1
-        masks = [hand_mask(frame.shape[:2], h.landmarks_px) for h in hands.hands]
-        any_mask = np.logical_or.reduce(masks) if masks else None
+        cache: dict[str, Any] = {}
+
+        def any_mask() -> np.ndarray | None:
+            # the hands' mask costs a full-image dilation: made only when a stage needs it
+            if "m" not in cache:
+                masks = [hand_mask(frame.shape[:2], h.landmarks_px) for h in hands.hands]
+                cache["m"] = np.logical_or.reduce(masks) if masks else None
+            return cache["m"]
 
         if not self.route_detector.done:
             self.route_detector.update(frame, frame_index, any_mask)

@@ -43,6 +43,8 @@ __all__ = [
 ]
 
 COLOUR_NAMES: tuple[str, ...] = ("black", "blue", "green", "yellow", "red")
+#: Frames with a longer side than this are searched for rings at half size.
+DETECT_MAX_SIDE_PX = 960
 
 #: Reference colours by name (sRGB 0..255) used only to name hue clusters, never as thresholds.
 _REFERENCE_RGB: dict[str, tuple[int, int, int]] = {
@@ -298,10 +300,26 @@ def _candidate_rings(mask: np.ndarray, lab: np.ndarray, neutral: np.ndarray, tab
 def detect_rings(frame_bgr: np.ndarray, *, colour_model: ColourModel | None = None,
                  exclude_mask: np.ndarray | None = None) -> tuple[list[Ring], ColourModel]:
     """Find the hold rings in one BGR frame (no hand over the route, or ``exclude_mask`` set
-    where the hand is). Returns the rings and the session's colour model (fitted on them)."""
+    where the hand is). Returns the rings and the session's colour model (fitted on them).
+
+    Frames larger than :data:`DETECT_MAX_SIDE_PX` are searched at half size (rings stay
+    ~10 px wide there) and the rings scaled back: four times less work at 1280x720.
+    """
     frame = np.asarray(frame_bgr)
     if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
         raise ValueError(f"frame_bgr must be uint8 (H, W, 3), got {frame.dtype} {frame.shape}")
+    if max(frame.shape[:2]) > DETECT_MAX_SIDE_PX:
+        half = cv2.resize(frame, (frame.shape[1] // 2, frame.shape[0] // 2), interpolation=cv2.INTER_AREA)
+        ex = None
+        if exclude_mask is not None:
+            ex = cv2.resize(exclude_mask.astype(np.uint8), (half.shape[1], half.shape[0]),
+                            interpolation=cv2.INTER_NEAREST).astype(bool)
+        rings, model = detect_rings(half, colour_model=colour_model, exclude_mask=ex)
+        sx = frame.shape[1] / half.shape[1]
+        sy = frame.shape[0] / half.shape[0]
+        return [Ring(np.array([(r.centre_px[0] + 0.5) * sx - 0.5, (r.centre_px[1] + 0.5) * sy - 0.5]),
+                     r.outer_axes_px * (sx + sy) / 2, r.angle_deg, r.colour, r.lab, r.confidence)
+                for r in rings], model
     H, W = frame.shape[:2]
     gains = white_balance_gains(frame)
     img = frame.astype(np.float32) * (gains / 255.0)
@@ -717,7 +735,7 @@ class RouteDetector:
     are spent; holds never seen are placed from the route file and flagged.
     """
 
-    def __init__(self, route_json: dict[str, Any] | None = None, *, max_tries: int = 5,
+    def __init__(self, route_json: dict[str, Any] | None = None, *, max_tries: int = 4,
                  spacing: int = 4) -> None:
         self.route_json = route_json
         self.holds = route_holds_from_json(route_json) if route_json else []
@@ -737,13 +755,17 @@ class RouteDetector:
         self.done = False
         self._calls = 0
 
-    def update(self, frame_bgr: np.ndarray, frame_index: int, hand_mask: np.ndarray | None = None
+    def update(self, frame_bgr: np.ndarray, frame_index: int, hand_mask: Any = None
                ) -> RouteObservation | None:
+        """``hand_mask``: (H, W) bool where the hand is, None, or a callable returning one
+        (called only on the frames where a try is made)."""
         if self.done:
             return self.observation
         self._calls += 1
         if (self._calls - 1) % self.spacing:
             return self.observation
+        if callable(hand_mask):
+            hand_mask = hand_mask()
         free = np.ones(frame_bgr.shape[:2], bool) if hand_mask is None else ~hand_mask
         if self.reference_bgr is None or self.reference_valid is None:
             self.reference_bgr = frame_bgr.copy()
