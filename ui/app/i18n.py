@@ -164,6 +164,62 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "status.active": ("en cours", "active"),
     "status.finished": ("terminée", "finished"),
     "status.abandoned": ("abandonnée", "abandoned"),
+    # quoridor screen
+    "tab.quoridor": ("Quoridor", "Quoridor"),
+    "qr.none": ("Aucune partie de Quoridor. Entrez les joueurs et commencez, ou reprenez une "
+                "partie.", "No Quoridor game. Enter the players and start, or resume a game."),
+    "qr.new": ("Nouvelle partie de Quoridor", "New Quoridor game"),
+    "qr.names": ("Joueurs", "Players"),
+    "qr.players": ("Nombre de joueurs", "Number of players"),
+    "qr.to_play": ("Coup {n} : à {player} de jouer", "Move {n}: {player} to play"),
+    "qr.winner": ("{player} a gagné en {n} coups", "{player} has won in {n} moves"),
+    "qr.table_cols": ("Joueur|Case|Murs|Chemin", "Player|Square|Walls|Path"),
+    "qr.moves": ("Coups joués", "Moves"),
+    "qr.enter": ("Jouer un coup (case e2 ou mur e3h)", "Play a move (square e2 or wall e3h)"),
+    "qr.play": ("Jouer", "Play"),
+    "qr.undo": ("Annuler le dernier coup", "Undo last move"),
+    "qr.hint": ("Conseil", "Hint"),
+    "qr.thinking": ("Recherche d'un coup ({s:.0f} s)…", "Searching for a move ({s:.0f} s)…"),
+    "qr.hint_text": ("Conseil pour {player} : {move} — {evaluation} — chemins : {paths}",
+                     "Hint for {player}: {move} — {evaluation} — paths: {paths}"),
+    "qr.hint_failed": ("Le conseil a échoué : {error}", "The hint failed: {error}"),
+    "qr.export": ("Exporter la partie (.txt)…", "Export the record (.txt)…"),
+    "qr.question": ("Coup incertain : à vérifier", "Uncertain move: please check"),
+    "qr.question_text": ("Coup {ply} ({player}), image {frame} : la caméra a vu « {observed} » "
+                         "mais ne l'accepte pas ({reason}). Confirmez un coup proposé, tapez le "
+                         "vrai coup, ou ignorez si rien n'a été joué.",
+                         "Move {ply} ({player}), frame {frame}: the camera saw “{observed}” but "
+                         "does not accept it ({reason}). Confirm a proposed move, type the real "
+                         "move, or dismiss if nothing was played."),
+    "qr.held": (" {n} coup(s) vu(s) depuis attendent la réponse.",
+                " {n} move(s) seen since wait for the answer."),
+    "qr.confirm": ("Confirmer", "Confirm"),
+    "qr.correct": ("Corriger", "Correct"),
+    "qr.dismiss": ("Ignorer (rien n'a été joué)", "Dismiss (nothing was played)"),
+    "qr.source.manual": ("saisi", "typed"),
+    "qr.source.camera": ("caméra", "camera"),
+    "qr.source.confirmed": ("confirmé", "confirmed"),
+    "qr.source.corrected": ("corrigé", "corrected"),
+    "qr.source.stored": ("repris", "resumed"),
+    "qr.no_source": ("Pas de vidéo : ouvrez une caméra ou un fichier, ou jouez les coups à la "
+                     "main à droite.", "No video: open a camera or a file, or enter the moves "
+                     "by hand on the right."),
+    "qr.no_source_short": ("Pas de vidéo", "No video"),
+    "qr.no_sample": ("Pas de vidéo d'exemple de Quoridor (sample_videos/quoridor…) : ouvrez un "
+                     "fichier, par exemple rendu avec `arbitre synth quoridor`.",
+                     "No Quoridor sample video (sample_videos/quoridor…): open a file, e.g. one "
+                     "rendered with `arbitre synth quoridor`."),
+    "qr.searching": ("Recherche du plateau : {problem}", "Looking for the board: {problem}"),
+    "qr.found": ("Plateau trouvé, couleurs des pions apprises (image {frame})",
+                 "Board found, pawn colours learned (frame {frame})"),
+    "qr.mid_game": ("La caméra apprend les pions sur la position de départ : elle ne peut "
+                    "suivre qu'une partie filmée depuis le début.",
+                    "The camera learns the pawns from the start position: it can only follow "
+                    "a game filmed from the start."),
+    "qr.state.clear": ("Image {frame} : plateau lisible", "Frame {frame}: board clear"),
+    "qr.state.hand": ("Image {frame} : une main couvre le plateau", "Frame {frame}: a hand "
+                      "covers the board"),
+    "qr.state.unsure": ("Image {frame} : lecture incertaine", "Frame {frame}: reading unsure"),
     # errors
     "error.title": ("Erreur", "Error"),
     "error.no_display": (

@@ -960,10 +960,14 @@ class MainWindow(QMainWindow):
         self.live_screen = LiveScreen(self)
         self.review_screen = ReviewScreen(self)
         self.history_screen = HistoryScreen(self)
+        from ui.app.quoridor_panel import QuoridorScreen
+
+        self.quoridor_screen = QuoridorScreen(self)
         self.tabs.addTab(self.game_screen, tr("tab.game"))
         self.tabs.addTab(self.live_screen, tr("tab.live"))
         self.tabs.addTab(self.review_screen, tr("tab.review"))
         self.tabs.addTab(self.history_screen, tr("tab.history"))
+        self.tabs.addTab(self.quoridor_screen, tr("tab.quoridor"))
         self.setCentralWidget(self.tabs)
         self.source_label = QLabel("—")
         self.referee_label = QLabel("")
@@ -1127,5 +1131,6 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: Any) -> None:  # noqa: N802
         self.video.stop()
+        self.quoridor_screen.shutdown()
         self.review_screen.judge.wait()
         super().closeEvent(event)

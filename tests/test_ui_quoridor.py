@@ -1,0 +1,261 @@
+"""The dashboard's Quoridor panel: its commands headless (manual moves, an illegal move refused,
+an uncertain camera move corrected, hint, export, SQLite record, resume) and the panel in the
+window (pytest-qt, offscreen): a short rendered game watched end to end through the worker, the
+question and hint through the widgets, screenshots in out/screenshots/quoridor_*.png.
+
+Budget: ~25 s on 2 cores (one 4-move game rendered at 960×540, two rendered stills).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2  # noqa: F401  (imported before Qt on purpose)
+import numpy as np
+import pytest
+
+from ui.app.qtenv import prepare_qt_environment
+
+prepare_qt_environment()
+
+from games.base import IllegalMove  # noqa: E402
+from games.quoridor import QuoridorGame, parse_move  # noqa: E402
+from games.store import GameStore  # noqa: E402
+from ui.app import i18n  # noqa: E402
+from ui.app import quoridor_commands as qc  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+SHOTS = ROOT / "out" / "screenshots"
+
+
+@pytest.fixture(scope="module")
+def illegal_jump_event():
+    """A real uncertain MoveEvent: the watcher sees P1 go e1→e3 on rendered frames."""
+    from vision.quoridor.watch import GameWatcher
+    from vision.synth.quoridor_scene import random_scene
+
+    scene = random_scene(211, size=(960, 540), tilt_deg=20.0)
+    rng = np.random.default_rng(3)
+    start, _ = scene.render(["e1", "e9"], [], rng=rng)
+    jumped, _ = scene.render(["e3", "e9"], [], rng=rng)
+    watcher = GameWatcher(2)
+    events = []
+    for i, f in enumerate([start] * 5 + [jumped] * 4):
+        events += watcher.update(f, i)
+    assert len(events) == 1 and events[0].uncertain
+    return events[0]
+
+
+@pytest.fixture(scope="module")
+def rendered_game(tmp_path_factory):
+    from vision.synth.quoridor_scene import render_game
+
+    out = tmp_path_factory.mktemp("quoridor_game")
+    return render_game(103, out, players=2, max_plies=4, tilt_deg=25.0, size=(960, 540))
+
+
+def _keeper(path: Path) -> qc.QuoridorKeeper:
+    return qc.QuoridorKeeper(GameStore(path))
+
+
+def test_commands_play_refuse_question_hint_export_resume(tmp_path, illegal_jump_event):
+    db = tmp_path / "q.sqlite3"
+    k = _keeper(db)
+    s = k.run(qc.NewQuoridorGame(["Alice", "Bob"], 2))
+    gid = s.game_id
+    # an uncertain camera move (an illegal jump seen), before anything else was played
+    assert k.run(qc.CameraEvent(illegal_jump_event)) == "question"
+    q = s.question
+    assert q is not None and q.literal == "e3" and "not_adjacent" in q.reason
+    assert "e3" not in q.candidates and "e2" in q.candidates  # only legal moves are offered
+    with pytest.raises(qc.SessionError):
+        k.run(qc.PlayMove("e2"))  # the question comes first
+    with pytest.raises(IllegalMove) as exc:
+        k.run(qc.CorrectMove("e3"))  # the correction is judged by the engine too
+    assert exc.value.code == "not_adjacent" and s.record == [] and s.question is not None
+    played = k.run(qc.ConfirmMove("e2"))
+    assert [m.notation for m in played] == ["e2"] and played[0].source == "confirmed"
+    assert s.question is None
+    # manual moves; an illegal one is refused with the rule's sentence and nothing is written
+    k.run(qc.PlayMove("e8"))
+    with pytest.raises(IllegalMove) as exc:
+        k.run(qc.PlayMove("e4"))
+    assert exc.value.code == "not_adjacent" and "P1 cannot move e2–e4" in exc.value.message
+    k.run(qc.PlayMove("e3h"))
+    with pytest.raises(IllegalMove) as exc:
+        k.run(qc.PlayMove("e3h"))  # P2 on the same wall
+    assert exc.value.code == "wall_overlap"
+    assert s.record == ["e2", "e8", "e3h"]
+    assert k.store.game(gid).moves == ("e2", "e8", "e3h")
+    assert s.game.walls_left() == [9, 10]
+    # a correction with two moves (the camera saw two changes at once): all or none
+    ev = type(illegal_jump_event)(3, 99, 1, None, 0.0, True, "P2 e8→e7, wall a1h placed",
+                                  ["e7", "a1h"], "more than one change between two clear views")
+    assert k.run(qc.CameraEvent(ev)) == "question"
+    with pytest.raises(IllegalMove):
+        k.run(qc.CorrectMove("e7 e4"))  # the second one is illegal: nothing is played
+    assert s.record == ["e2", "e8", "e3h"]
+    k.run(qc.CorrectMove("e7 a1h"))
+    assert s.record[-2:] == ["e7", "a1h"] and [m.source for m in s.moves[-2:]] == ["corrected"] * 2
+    # hint: a legal move for the side to play, with distances
+    h = qc.suggest(s.game, time_s=0.3)
+    assert h.player == s.game.current_player() == 1
+    s.game.judge(parse_move(h.move))  # raises if illegal
+    assert h.distances == s.game.shortest_path_lengths()
+    # undo
+    assert k.run(qc.UndoMove()) == "a1h"
+    assert k.store.game(gid).moves == ("e2", "e8", "e3h", "e7")
+    # export the record
+    out = k.run(qc.ExportRecord(str(tmp_path / "rec.txt")))
+    text = Path(out).read_text(encoding="utf-8")
+    assert "# P1: Alice" in text and "1. e2 e8" in text and "2. e3h e7" in text
+    k.store.close()
+    # reopen: the same game is resumed from the database
+    k2 = _keeper(db)
+    s2 = k2.resume_latest()
+    assert s2 is not None and s2.game_id == gid and s2.record == ["e2", "e8", "e3h", "e7"]
+    assert s2.game.position() == s.game.position()
+    k2.store.close()
+
+
+def test_a_won_game_is_finished_in_the_database(tmp_path):
+    k = _keeper(tmp_path / "w.sqlite3")
+    s = k.run(qc.NewQuoridorGame(["Ann", "Ben"], 2))
+    # a pawn race played by typing: each side steps along its shortest path
+    while s.game.winner is None:
+        me = s.game.current_player()
+        best = min((m for m in s.game.legal_moves() if m.notation()[-1] not in "hv"),
+                   key=lambda m: (_after(s.game, m).distance(me), m.notation()))
+        k.run(qc.PlayMove(best.notation()))
+    stored = k.store.game(s.game_id)
+    winner = s.players[s.game.winner]
+    assert stored.status == "finished" and stored.result["winners"] == [winner]
+    assert f"# Result: P{s.game.winner + 1} {winner} wins" in s.record_text()
+    assert list(stored.moves) == s.record
+    assert k.run(qc.CameraEvent(object())) == "ignored"
+    k.run(qc.UndoMove())  # the winning move taken back: the game goes on
+    assert k.store.game(s.game_id).status == "active" and s.game.winner is None
+    k.store.close()
+
+
+def _after(game: QuoridorGame, move) -> QuoridorGame:
+    g = game.copy()
+    g.apply(move)
+    return g
+
+
+# --- the panel in the window -----------------------------------------------------------------
+
+
+@pytest.fixture
+def window(qtbot, tmp_path):
+    from ui.app.app import make_window
+
+    made = []
+
+    def make(lang: str = "en", db: str = "ui.sqlite3"):
+        i18n.set_language(lang)
+        store = GameStore(tmp_path / db)
+        win = make_window(store, tmp_path / "rec", model_complexity=0, use_pipeline=False)
+        win.setProperty("no_dialogs", True)
+        qtbot.addWidget(win)
+        win.resize(1400, 860)
+        win.show()
+        win.tabs.setCurrentWidget(win.quoridor_screen)
+        made.append(win)
+        return win
+
+    yield make
+    for w in made:
+        w.quoridor_screen.shutdown()
+    i18n.set_language("en")
+
+
+def shot(win, name: str) -> Path:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    path = SHOTS / f"{name}.png"
+    assert win.grab().save(str(path)), f"could not save {path}"
+    return path
+
+
+def test_panel_watches_a_rendered_game_through_the_worker(qtbot, window, rendered_game):
+    from ui.app.video import VideoSpec
+
+    win = window("en")
+    qs = win.quoridor_screen
+    qs.names_edit.setText("Alice, Bob")
+    s = qs.new_game()
+    assert s is not None and s.players == ["Alice", "Bob"]
+    qs.open_source(VideoSpec.for_file(rendered_game.video_path, realtime=False))
+    assert qs.video.running  # watched off the GUI thread
+    qtbot.waitUntil(lambda: qs.video.ended, timeout=60000)
+    truth = rendered_game.truth["moves"]
+    assert s.record == truth
+    assert all(m.source == "camera" and 0 < m.confidence <= 1 for m in s.moves)
+    assert win.keeper.store.game(s.game_id).moves == tuple(truth)
+    assert qs.view.has_frame() and qs.video.frames_shown > 0
+    assert qs.moves_list.count() == len(truth)
+    g = QuoridorGame()
+    for t in truth:
+        g.play_notation(t)
+    assert qs.board.pawns == g.pawn_squares()
+    assert qs.table.item(0, 2).text() == str(g.walls_left()[0])
+    assert qs.table.item(1, 3).text() == str(g.shortest_path_lengths()[1])
+    shot(win, "quoridor_watch_en")
+
+
+def test_panel_manual_moves_question_hint_export_and_reopen(qtbot, window, tmp_path,
+                                                            illegal_jump_event):
+    from PySide6.QtCore import Qt
+
+    win = window("en", "panel.sqlite3")
+    qs = win.quoridor_screen
+    shot(win, "quoridor_empty_en")
+    qs.names_edit.setText("Alice, Bob")
+    qtbot.mouseClick(qs.start_btn, Qt.MouseButton.LeftButton)
+    s = qs.keeper.session
+    assert s is not None
+    # the camera's question first: the alert shows the legal candidates
+    qs.camera_events([illegal_jump_event])
+    assert not qs.alert_box.isHidden() and "e1→e3" in qs.alert_label.text()
+    cands = [qs.cand_combo.itemText(i) for i in range(qs.cand_combo.count())]
+    assert "e2" in cands and "e3" not in cands
+    assert not qs.play_btn.isEnabled()
+    shot(win, "quoridor_question_en")
+    qs.correct_edit.setText("e3")
+    qtbot.mouseClick(qs.correct_btn, Qt.MouseButton.LeftButton)
+    assert "Move refused" in qs.message.text() and "not_adjacent" in qs.message.text()
+    qs.cand_combo.setCurrentIndex(cands.index("e2"))
+    qtbot.mouseClick(qs.confirm_btn, Qt.MouseButton.LeftButton)
+    assert s.record == ["e2"] and qs.alert_box.isHidden()
+    # typed moves, one refused with the rule's sentence
+    for text in ("e8", "e4"):
+        qs.move_edit.setText(text)
+        qtbot.mouseClick(qs.play_btn, Qt.MouseButton.LeftButton)
+    assert s.record == ["e2", "e8"]
+    assert "P1 cannot move e2–e4" in qs.message.text() and qs.move_edit.text() == "e4"
+    for text in ("e3", "d7h", "c3v"):
+        qs.move_edit.setText(text)
+        qtbot.keyClick(qs.move_edit, Qt.Key.Key_Return)
+    assert s.record == ["e2", "e8", "e3", "d7h", "c3v"] and qs.message.text() == ""
+    assert qs.table.item(1, 2).text() == "9" and qs.table.item(0, 2).text() == "9"
+    # the hint, in a worker with a time limit
+    qs.hint_time_s = 0.4
+    qtbot.mouseClick(qs.hint_btn, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: qs.hint is not None, timeout=15000)
+    s.game.judge(parse_move(qs.hint.move))
+    assert qs.hint.move in qs.hint_label.text() and qs.board.hint == qs.hint.move
+    shot(win, "quoridor_hint_en")
+    qtbot.mouseClick(qs.undo_btn, Qt.MouseButton.LeftButton)
+    assert s.record == ["e2", "e8", "e3", "d7h"] and qs.hint is None
+    assert qs.export(tmp_path / "game.txt")
+    assert "2. e3 d7h" in (tmp_path / "game.txt").read_text(encoding="utf-8")
+    gid = s.game_id
+    win.close()
+    win.keeper.store.close()
+    again = window("fr", "panel.sqlite3")  # same database: the game is resumed
+    s2 = again.quoridor_screen.keeper.session
+    assert s2 is not None and s2.game_id == gid and s2.record == ["e2", "e8", "e3", "d7h"]
+    assert again.tabs.tabText(again.tabs.indexOf(again.quoridor_screen)) == "Quoridor"
+    assert "Coup 5 : à P1 Alice de jouer" in again.quoridor_screen.turn_label.text()
+    shot(again, "quoridor_resumed_fr")

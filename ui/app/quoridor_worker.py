@@ -1,0 +1,320 @@
+"""Watching a Quoridor board off the GUI thread, and the hint engine in a worker.
+
+:class:`QuoridorVideoWorker` is the dashboard's :class:`ui.app.workers.VideoWorker` (its loop:
+source opening, camera loss and reconnection, pacing, looping, newest-frame-wins, errors through
+``failed``) with the frame processing replaced: each frame goes through a
+:class:`vision.quoridor.watch.GameWatcher` and is drawn with
+:func:`vision.quoridor.draw.annotate`. Decoded moves are sent with ``moveEvents`` (a queued
+signal, never dropped, unlike frames). The GUI keeps the watcher's game in step with the
+confirmed record by posting ``"sync"`` (the record in notation) after every change.
+
+:class:`QuoridorController` and :class:`HintController` live in the GUI thread; their slots
+(all in these classes, none overridden) call plain callbacks, per tech-notes' Qt section.
+"""
+
+from __future__ import annotations
+
+import time
+import traceback
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from PySide6.QtCore import QObject, QThread, Signal, Slot
+
+from ui.app.video import Frame, FrameSource, VideoSpec
+from ui.app.workers import VideoWorker
+
+__all__ = ["HintController", "QuoridorController", "QuoridorFrame", "QuoridorVideoWorker"]
+
+
+@dataclass(frozen=True, eq=False)
+class QuoridorFrame:
+    """One watched frame for the GUI: the annotated image and the reader's state.
+
+    ``state`` is ``"searching"`` (no board yet; ``problem`` says why), ``"clear"``, ``"hand"``
+    or ``"unsure"``.
+    """
+
+    image_bgr: np.ndarray
+    frame: Frame
+    state: str
+    problem: str
+    pawns: tuple[str | None, ...]
+    walls: frozenset[str]
+    fps: float
+    dropped: int
+    processed_at_s: float
+
+
+class _NoReferee:
+    """Stands in for the Grimpe referee the base loop would create (no MediaPipe here)."""
+
+    route = None
+    judging = False
+    note = ""
+
+    def close(self) -> None:
+        pass
+
+
+class QuoridorVideoWorker(VideoWorker):
+    """See the module doc. ``players`` is 2 or 4; ``K``/``dist`` an optional lens."""
+
+    moveEvents = Signal(object)
+    boardFound = Signal(int)
+
+    def __init__(self, spec: VideoSpec, recordings_dir: str | Path, *, players: int = 2,
+                 record: Sequence[str] = (), K: np.ndarray | None = None,
+                 dist: np.ndarray | None = None, stable_frames: int = 3,
+                 retry_s: float = 1.0) -> None:
+        super().__init__(spec, recordings_dir, retry_s=retry_s, use_pipeline=False)
+        from vision.quoridor.watch import GameWatcher
+
+        self._referee = _NoReferee()  # type: ignore[assignment]
+        self.watcher = GameWatcher(players, K=K, dist=dist, stable_frames=stable_frames)
+        self._sync(list(record))
+        self.frames_read = 0
+
+    def _sync(self, record: list[str]) -> None:
+        from games.quoridor import QuoridorGame
+
+        g = QuoridorGame(num_players=self.watcher.players)
+        for text in record:
+            g.play_notation(text)
+        self.watcher.game = g
+        self.watcher.record = list(record)
+
+    def _drain_commands(self, source: FrameSource) -> None:
+        keep: list[tuple[str, Any]] = []
+        while True:
+            try:
+                cmd, payload = self._commands.get_nowait()
+            except Exception:  # queue.Empty
+                break
+            if cmd == "sync":
+                self._sync(list(payload))
+            else:
+                keep.append((cmd, payload))
+        for item in keep:
+            self._commands.put(item)
+        if keep:
+            super()._drain_commands(source)
+
+    def _process(self, frame: Frame, fps: float) -> None:
+        from vision.quoridor.draw import annotate
+
+        w = self.watcher
+        was_ready = w.ready
+        try:
+            events = w.update(frame.image_bgr, frame.index)
+        except Exception as exc:  # a frame the reader chokes on: say so, keep watching
+            self.failed.emit(f"frame {frame.index}: {type(exc).__name__}: {exc}\n"
+                             f"{traceback.format_exc(limit=2)}")
+            events = []
+        self.frames_read += 1
+        if w.ready and not was_ready:
+            self.boardFound.emit(frame.index)
+        if events:
+            self.moveEvents.emit(list(events))
+        reading = getattr(w, "_last_reading", None)
+        if w.pose is not None:
+            img = annotate(frame.image_bgr, w.pose, reading)
+            state = "unsure" if reading is None else (
+                "clear" if reading.clear else ("hand" if reading.hand else "unsure"))
+        else:
+            img, state = frame.image_bgr, "searching"
+        qf = QuoridorFrame(np.ascontiguousarray(img), frame, state, w.last_problem,
+                           tuple(reading.pawns) if reading is not None else (),
+                           frozenset(reading.walls) if reading is not None else frozenset(),
+                           fps, self.dropped, time.monotonic())
+        with self._lock:
+            if self._pending:
+                self.dropped += 1
+            self._latest = qf  # type: ignore[assignment]
+            emit = not self._pending
+            self._pending = True
+        if emit:
+            self.frameReady.emit()
+
+
+class QuoridorController(QObject):
+    """Runs one :class:`QuoridorVideoWorker` in a QThread. Callbacks: ``on_frame(QuoridorFrame)``,
+    ``on_events(list[MoveEvent])``, ``on_message(kind, text)`` (kind ``lost``/``back``/
+    ``ended``/``failed``/``found``), ``on_stopped()``."""
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.thread: QThread | None = None
+        self.worker: QuoridorVideoWorker | None = None
+        self.on_frame: Callable[[QuoridorFrame], None] | None = None
+        self.on_events: Callable[[list[Any]], None] | None = None
+        self.on_message: Callable[[str, str], None] | None = None
+        self.on_stopped: Callable[[], None] | None = None
+        self.frames_shown = 0
+        self.display_fps = 0.0
+        self.latency_ms = 0.0
+        self.ended = False
+        self._last_shown: float | None = None
+
+    @property
+    def running(self) -> bool:
+        return self.thread is not None
+
+    def start(self, spec: VideoSpec, recordings_dir: str | Path, **options: Any) -> None:
+        self.stop()
+        worker = QuoridorVideoWorker(spec, recordings_dir, **options)
+        thread = QThread()
+        worker.moveToThread(thread)
+        thread.started.connect(worker.run)
+        worker.frameReady.connect(self._frame_ready)
+        worker.moveEvents.connect(self._events)
+        worker.boardFound.connect(self._found)
+        worker.sourceLost.connect(self._lost)
+        worker.sourceBack.connect(self._back)
+        worker.ended.connect(self._ended)
+        worker.failed.connect(self._failed)
+        worker.finished.connect(thread.quit)
+        thread.finished.connect(self._thread_done)
+        self.worker, self.thread = worker, thread
+        self.frames_shown, self._last_shown, self.ended = 0, None, False
+        thread.start()
+
+    def stop(self, timeout_ms: int = 5000) -> None:
+        if self.worker is not None:
+            self.worker.stop()
+        if self.thread is not None:
+            self.thread.quit()
+            self.thread.wait(timeout_ms)
+        self.worker = self.thread = None
+
+    def sync(self, record: Sequence[str]) -> None:
+        """Put the watcher's game at ``record`` (the confirmed moves)."""
+        if self.worker is not None:
+            self.worker.post("sync", list(record))
+
+    # --- slots (GUI thread) ------------------------------------------------------------
+    @Slot()
+    def _frame_ready(self) -> None:
+        w = self.worker
+        qf = w.take() if w is not None else None
+        if qf is None:
+            return
+        now = time.monotonic()
+        self.latency_ms = (now - qf.frame.read_at_s) * 1000.0  # type: ignore[union-attr]
+        if self._last_shown is not None:
+            dt = max(now - self._last_shown, 1e-6)
+            self.display_fps = 1 / dt if self.display_fps == 0 else 0.9 * self.display_fps + 0.1 / dt
+        self._last_shown = now
+        self.frames_shown += 1
+        if self.on_frame is not None:
+            self.on_frame(qf)  # type: ignore[arg-type]
+
+    @Slot(object)
+    def _events(self, events: object) -> None:
+        if self.on_events is not None:
+            self.on_events(list(events))  # type: ignore[call-overload]
+
+    def _message(self, kind: str, text: str) -> None:
+        if self.on_message is not None:
+            self.on_message(kind, text)
+
+    @Slot(int)
+    def _found(self, index: int) -> None:
+        self._message("found", str(index))
+
+    @Slot(str)
+    def _lost(self, text: str) -> None:
+        self._message("lost", text)
+
+    @Slot(str)
+    def _back(self, text: str) -> None:
+        self._message("back", text)
+
+    @Slot(str)
+    def _ended(self, text: str) -> None:
+        self.ended = True
+        self._message("ended", text)
+
+    @Slot(str)
+    def _failed(self, text: str) -> None:
+        self._message("failed", text)
+
+    @Slot()
+    def _thread_done(self) -> None:
+        if self.on_stopped is not None:
+            self.on_stopped()
+
+
+class HintWorker(QObject):
+    """Runs :func:`ui.app.quoridor_commands.suggest` on a copy of the game."""
+
+    done = Signal(object)
+    failed = Signal(str)
+    finished = Signal()
+
+    def __init__(self, game: Any, time_s: float) -> None:
+        super().__init__()
+        self.game, self.time_s = game.copy(), float(time_s)
+
+    @Slot()
+    def run(self) -> None:
+        from ui.app.quoridor_commands import suggest
+
+        try:
+            self.done.emit(suggest(self.game, self.time_s))
+        except Exception as exc:  # reaches the user through `failed`
+            self.failed.emit(f"{type(exc).__name__}: {exc}")
+        finally:
+            self.finished.emit()
+
+
+class HintController(QObject):
+    """One hint search at a time; ``on_done(HintResult)``, ``on_failed(text)`` in the GUI
+    thread. ``ply`` remembers which position the hint is for."""
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.thread: QThread | None = None
+        self.worker: HintWorker | None = None
+        self.ply: int | None = None
+        self.on_done: Callable[[Any, int | None], None] | None = None
+        self.on_failed: Callable[[str], None] | None = None
+
+    @property
+    def busy(self) -> bool:
+        return self.thread is not None
+
+    def start(self, game: Any, time_s: float, ply: int) -> None:
+        self.wait()
+        worker = HintWorker(game, time_s)
+        thread = QThread()
+        worker.moveToThread(thread)
+        thread.started.connect(worker.run)
+        worker.done.connect(self._done)
+        worker.failed.connect(self._failed)
+        worker.finished.connect(thread.quit)
+        thread.finished.connect(self._finished)
+        self.worker, self.thread, self.ply = worker, thread, ply
+        thread.start()
+
+    def wait(self, timeout_ms: int = 60_000) -> None:
+        if self.thread is not None:
+            self.thread.wait(timeout_ms)
+            self.thread = self.worker = None
+
+    @Slot(object)
+    def _done(self, result: object) -> None:
+        if self.on_done is not None:
+            self.on_done(result, self.ply)
+
+    @Slot(str)
+    def _failed(self, text: str) -> None:
+        if self.on_failed is not None:
+            self.on_failed(text)
+
+    @Slot()
+    def _finished(self) -> None:
+        self.thread = self.worker = None
