@@ -46,6 +46,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     )
     h.set_defaults(func=_cmd_hint)
 
+    from ui.quoridor_watch import add_parser as add_watch
+
+    add_watch(actions)
+
 
 def _replay(players: int, texts: Sequence[str]):  # type: ignore[no-untyped-def]
     from games.base import IllegalMove, NotationError
