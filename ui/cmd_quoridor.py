@@ -15,7 +15,7 @@ from ui.errors import UserError
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     q = sub.add_parser(
         "quoridor",
-        help="Quoridor: legal moves and hints from a game record",
+        help="Quoridor: legal moves, hints, and following a game on camera",
         description="Quoridor tools. A game is given as its record from the start: "
         "pawn moves as squares (e2), walls as anchor + h/v (e3h).",
     )
