@@ -67,7 +67,8 @@ def test_commands_play_refuse_question_hint_export_resume(tmp_path, illegal_jump
     assert k.run(qc.CameraEvent(illegal_jump_event)) == "question"
     q = s.question
     assert q is not None and q.literal == "e3" and "not_adjacent" in q.reason
-    assert "e3" not in q.candidates and "e2" in q.candidates  # only legal moves are offered
+    assert "e3" not in q.candidates  # only legal moves are offered,
+    assert q.candidates[0] == "e2"  # the nearest to what was seen first
     with pytest.raises(qc.SessionError):
         k.run(qc.PlayMove("e2"))  # the question comes first
     with pytest.raises(IllegalMove) as exc:
@@ -217,9 +218,10 @@ def test_panel_manual_moves_question_hint_export_and_reopen(qtbot, window, tmp_p
     assert s is not None
     # the camera's question first: the alert shows the legal candidates
     qs.camera_events([illegal_jump_event])
-    assert not qs.alert_box.isHidden() and "e1→e3" in qs.alert_label.text()
+    assert not qs.alert_box.isHidden() and "e1→e3" in qs.alert_label.toPlainText()
     cands = [qs.cand_combo.itemText(i) for i in range(qs.cand_combo.count())]
     assert "e2" in cands and "e3" not in cands
+    assert qs.board.seen == "e3"  # what the camera saw is drawn, not played
     assert not qs.play_btn.isEnabled()
     shot(win, "quoridor_question_en")
     qs.correct_edit.setText("e3")

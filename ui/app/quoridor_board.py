@@ -50,6 +50,7 @@ class BoardDiagram(QWidget):
         self.to_move: int | None = None
         self.last: str | None = None
         self.hint: str | None = None
+        self.seen: str | None = None
         self.setMinimumSize(300, 300)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
 
@@ -58,9 +59,12 @@ class BoardDiagram(QWidget):
 
     def set_position(self, pawns: Sequence[str], walls: Sequence[str], *,
                      names: Sequence[str] = (), to_move: int | None = None,
-                     last: str | None = None, hint: str | None = None) -> None:
+                     last: str | None = None, hint: str | None = None,
+                     seen: str | None = None) -> None:
+        """``last``: the last move (outlined); ``hint``: a suggested move (dashed green);
+        ``seen``: what the camera saw but did not accept (dashed orange)."""
         self.pawns, self.walls, self.names = list(pawns), sorted(walls), list(names)
-        self.to_move, self.last, self.hint = to_move, last, hint
+        self.to_move, self.last, self.hint, self.seen = to_move, last, hint, seen
         self.update()
 
     # --- geometry ---------------------------------------------------------------------------
@@ -123,8 +127,9 @@ class BoardDiagram(QWidget):
             p.setBrush(Qt.BrushStyle.NoBrush)
             p.drawRect(self.cell_rect(self.last, 0.04))
         for wall in self.walls:
-            self._wall(p, wall, QColor(250, 236, 200) if wall == self.last else QColor(40, 28, 20),
-                       cell, solid=True)
+            if wall == self.last:
+                self._wall(p, wall, QColor(255, 170, 40), cell, solid=True, width_scale=1.8)
+            self._wall(p, wall, QColor(40, 28, 20), cell, solid=True)
         for k, sq in enumerate(self.pawns):
             col = PLAYER_QCOLOURS[k % len(PLAYER_QCOLOURS)]
             rc = self.cell_rect(sq, 0.18)
@@ -137,16 +142,19 @@ class BoardDiagram(QWidget):
                 p.drawEllipse(rc.adjusted(-4, -4, 4, 4))
             p.setPen(QColor(255, 255, 255))
             p.drawText(rc, Qt.AlignmentFlag.AlignCenter, f"{k + 1}")
-        if self.hint:
-            if self.hint[-1] in "hv":
-                self._wall(p, self.hint, QColor(20, 150, 70), cell, solid=False)
+        for move, colour in ((self.hint, QColor(20, 150, 70)), (self.seen, QColor(235, 120, 0))):
+            if not move:
+                continue
+            if move[-1] in "hv":
+                self._wall(p, move, colour, cell, solid=False)
             else:
-                p.setPen(QPen(QColor(20, 150, 70), 3, Qt.PenStyle.DashLine))
-                p.setBrush(QColor(40, 200, 90, 60))
-                p.drawEllipse(self.cell_rect(self.hint, 0.2))
+                p.setPen(QPen(colour, 3, Qt.PenStyle.DashLine))
+                p.setBrush(QColor(colour.red(), colour.green(), colour.blue(), 60))
+                p.drawEllipse(self.cell_rect(move, 0.2))
         p.end()
 
-    def _wall(self, p: QPainter, wall: str, colour: QColor, cell: float, *, solid: bool) -> None:
+    def _wall(self, p: QPainter, wall: str, colour: QColor, cell: float, *, solid: bool,
+              width_scale: float = 1.0) -> None:
         x0, y0, x1, y1 = wall_rect_cells(wall)
         a, b = self._pt(x0, y0), self._pt(x1, y1)
         inset = cell * 0.06
@@ -154,7 +162,7 @@ class BoardDiagram(QWidget):
             a, b = QPointF(a.x() + inset, a.y()), QPointF(b.x() - inset, b.y())
         else:
             a, b = QPointF(a.x(), a.y() - inset), QPointF(b.x(), b.y() + inset)
-        pen = QPen(colour, max(4.0, cell * 0.16), Qt.PenStyle.SolidLine if solid else
+        pen = QPen(colour, max(4.0, cell * 0.16) * width_scale, Qt.PenStyle.SolidLine if solid else
                    Qt.PenStyle.DashLine)
         pen.setCapStyle(Qt.PenCapStyle.FlatCap)
         p.setPen(pen)

@@ -136,6 +136,20 @@ def record_text(moves: Sequence[str], players: Sequence[str], num_players: int, 
     return "\n".join(lines) + "\n"
 
 
+def _closeness(move: str, seen: str) -> tuple[int, int]:
+    """Sort key: legal candidates most like what the camera saw first (same kind of move, then
+    the nearest square or anchor, in steps)."""
+    kind = (move[-1] in "hv") != (seen[-1] in "hv")
+    try:
+        a, b = move.rstrip("hv"), seen.rstrip("hv")
+        steps = abs(ord(a[0]) - ord(b[0])) + abs(int(a[1:]) - int(b[1:]))
+        if not kind and move[-1] in "hv" and move[-1] != seen[-1]:
+            steps += 1
+    except (ValueError, IndexError):
+        steps = 99
+    return (int(kind), steps)
+
+
 def _judged(game: QuoridorGame, text: str) -> Any:
     """``text`` parsed and judged for the side to play; raises IllegalMove/NotationError."""
     move = parse_move(text)
@@ -282,8 +296,11 @@ class QuoridorSession:
                                          reason, self._legal(list(event.candidates)), event.move)
                 return "question"
         literal = event.candidates[0] if event.candidates else None
+        cands = self._legal(list(event.candidates))
+        if literal is not None:
+            cands.sort(key=lambda c: _closeness(c, literal))
         self.question = Question(len(self.moves), me, event.frame, event.observed or "",
-                                 event.reason or "", self._legal(list(event.candidates)), literal)
+                                 event.reason or "", cands, literal)
         return "question"
 
     def _legal(self, texts: Sequence[str]) -> list[str]:

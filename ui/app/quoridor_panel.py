@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
     QSplitter,
     QTableWidget,
     QTableWidgetItem,
+    QTextEdit,
     QVBoxLayout,
     QWidget,
 )
@@ -135,14 +136,16 @@ class QuoridorScreen(QWidget):
         self.table = QTableWidget()
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().setVisible(False)
-        self.table.setMaximumHeight(150)
 
         # the camera's question
         self.alert_box = QGroupBox(tr("qr.question"))
         self.alert_box.setStyleSheet("QGroupBox { color: #a05000; font-weight: bold; }")
-        self.alert_label = QLabel()
-        self.alert_label.setWordWrap(True)
-        self.alert_label.setStyleSheet("color: #803000; font-weight: normal;")
+        # a read-only text box, not a QLabel: a wrapped label in a splitter is given one line
+        self.alert_label = QTextEdit()
+        self.alert_label.setReadOnly(True)
+        self.alert_label.setFixedHeight(100)
+        self.alert_label.setStyleSheet("color: #803000; font-weight: normal; "
+                                       "background: #fff6e8;")
         self.cand_combo = QComboBox()
         self.confirm_btn = QPushButton(tr("qr.confirm"))
         self.confirm_btn.clicked.connect(self.confirm_selected)
@@ -153,17 +156,17 @@ class QuoridorScreen(QWidget):
         self.correct_edit.returnPressed.connect(self.correct_typed)
         dismiss_btn = QPushButton(tr("qr.dismiss"))
         dismiss_btn.clicked.connect(self.dismiss)
-        af = QFormLayout(self.alert_box)
-        af.addRow(self.alert_label)
+        af = QVBoxLayout(self.alert_box)
+        af.addWidget(self.alert_label)
         r1 = QHBoxLayout()
         r1.addWidget(self.cand_combo, 1)
         r1.addWidget(self.confirm_btn)
-        af.addRow(r1)
+        af.addLayout(r1)
         r2 = QHBoxLayout()
         r2.addWidget(self.correct_edit, 1)
         r2.addWidget(self.correct_btn)
-        af.addRow(r2)
-        af.addRow(dismiss_btn)
+        af.addLayout(r2)
+        af.addWidget(dismiss_btn)
 
         # entry, undo, hint, export
         self.move_edit = QLineEdit()
@@ -214,6 +217,7 @@ class QuoridorScreen(QWidget):
             w.setLayout(lay)
             split.addWidget(w)
             split.setStretchFactor(split.count() - 1, stretch)
+        split.setSizes([600, 440, 380])
         outer = QVBoxLayout(self)
         outer.addLayout(bar)
         outer.addWidget(split, 1)
@@ -450,6 +454,8 @@ class QuoridorScreen(QWidget):
         hh = self.table.horizontalHeader()
         hh.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         hh.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.table.setFixedHeight(hh.sizeHint().height() + 4 + sum(
+            self.table.rowHeight(k) for k in range(s.num_players)))
         self.moves_list.clear()
         for m in s.moves:
             how = tr(f"qr.source.{m.source}")
@@ -465,7 +471,7 @@ class QuoridorScreen(QWidget):
         if q is not None:
             frame = "—" if q.frame is None else str(q.frame)
             held = tr("qr.held", n=len(s.held)) if s.held else ""
-            self.alert_label.setText(tr("qr.question_text", ply=q.ply + 1, player=f"P{q.player + 1}",
+            self.alert_label.setPlainText(tr("qr.question_text", ply=q.ply + 1, player=f"P{q.player + 1}",
                                         frame=frame, observed=q.observed or "?",
                                         reason=q.reason or "?") + held)
             self.cand_combo.clear()
@@ -483,7 +489,8 @@ class QuoridorScreen(QWidget):
         self.board.set_position(g.pawn_squares(), [w.notation() for w in g.walls()],
                                 names=s.players, to_move=s.to_move,
                                 last=s.moves[-1].notation if s.moves else None,
-                                hint=self.hint.move if self.hint else None)
+                                hint=self.hint.move if self.hint else None,
+                                seen=s.question.literal if s.question else None)
 
     def _refresh_games(self) -> None:
         cur = self.games_combo.currentData()

@@ -317,4 +317,8 @@ class HintController(QObject):
 
     @Slot()
     def _finished(self) -> None:
+        # ``finished`` is queued from the ending thread: wait for it to be over before the
+        # QThread can be collected ("destroyed while thread is still running" aborts)
+        if self.thread is not None:
+            self.thread.wait()
         self.thread = self.worker = None
