@@ -261,3 +261,28 @@ def test_panel_manual_moves_question_hint_export_and_reopen(qtbot, window, tmp_p
     assert again.tabs.tabText(again.tabs.indexOf(again.quoridor_screen)) == "Quoridor"
     assert "Coup 5 : à P1 Alice de jouer" in again.quoridor_screen.turn_label.text()
     shot(again, "quoridor_resumed_fr")
+
+
+def test_dashboard_command_opens_the_quoridor_screen_on_a_video(tmp_path, rendered_game):
+    import os
+    import subprocess
+    import sys
+
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    png = SHOTS / "quoridor_cli_fr.png"
+    db = tmp_path / "cli.sqlite3"
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    env.update(QT_QPA_PLATFORM="offscreen", PYTHONPATH=str(ROOT))
+    code = "import sys; from ui.cli import main; sys.exit(main(sys.argv[1:]))"
+    r = subprocess.run([sys.executable, "-c", code, "dashboard", "--db", str(db), "--lang", "fr",
+                        "--tab", "quoridor", "--players", "2", "--video",
+                        str(rendered_game.video_path), "--screenshot", str(png),
+                        "--quit-after", "4"], env=env, capture_output=True, text=True,
+                       timeout=90, cwd=ROOT)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert png.is_file() and png.stat().st_size > 5000
+    with GameStore(db) as store:
+        games = store.games(kind="quoridor")
+        assert len(games) == 1 and games[0].players == ("P1", "P2")
+        moves = list(games[0].moves)  # read in real time for 4 s: the start of the truth
+        assert moves == rendered_game.truth["moves"][:len(moves)]

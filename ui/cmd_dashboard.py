@@ -29,7 +29,12 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="language of the window (default: French when the system locale is)")
     p.add_argument("--recordings", metavar="DIR",
                    help="where attempts are recorded (default: recordings/ next to the database)")
-    p.add_argument("--tab", choices=["game", "live", "review", "history"], help="screen to show")
+    p.add_argument("--tab", choices=["game", "live", "review", "history", "quoridor"],
+                   help="screen to show; with 'quoridor' the video source is watched by the "
+                   "Quoridor screen")
+    p.add_argument("--players", type=int, choices=[2, 4],
+                   help="with --tab quoridor: start a new Quoridor game for 2 or 4 players "
+                   "(default: resume the latest unfinished one)")
     p.add_argument("--screenshot", metavar="PNG", help="save the window as PNG (with --quit-after)")
     p.add_argument("--quit-after", metavar="S", type=float, dest="quit_after",
                    help="close the window after S seconds (for scripts and tests)")
@@ -61,6 +66,13 @@ def _run(args: argparse.Namespace) -> int:
     from ui.cmd_history import open_store
 
     with open_store(args) as store:
+        if args.tab == "quoridor":
+            from ui.app.quoridor_app import run_quoridor
+
+            return run_quoridor(store, recordings_dir=args.recordings, video=args.video,
+                                camera=args.camera, sample=args.sample, players=args.players,
+                                screenshot=args.screenshot, quit_after_s=args.quit_after,
+                                camera_size=size)
         return run(store, recordings_dir=args.recordings, video=args.video, camera=args.camera,
                    sample=args.sample, screenshot=args.screenshot, quit_after_s=args.quit_after,
                    tab=args.tab, camera_size=size, use_pipeline=not args.hands_only)

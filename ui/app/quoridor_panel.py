@@ -60,6 +60,12 @@ def quoridor_sample_path() -> Path | None:
     return vids[0] if vids else None
 
 
+def _who(s: qc.QuoridorSession, seat: int) -> str:
+    """``"P1 Alice"``, or ``"P1"`` when the player has no other name."""
+    name = s.players[seat]
+    return f"P{seat + 1}" if name == f"P{seat + 1}" else f"P{seat + 1} {name}"
+
+
 class QuoridorScreen(QWidget):
     """See the module doc. ``win`` is the main window (its store, status bar, recordings dir)."""
 
@@ -308,7 +314,7 @@ class QuoridorScreen(QWidget):
             self.hint_label.setText("")
             return  # the position changed while the engine thought
         self.hint = result
-        who = f"P{result.player + 1} {s.players[result.player]}"
+        who = _who(s, result.player)
         paths = ", ".join(f"P{k + 1} {d}" for k, d in enumerate(result.distances))
         self.hint_label.setText(tr("qr.hint_text", player=who, move=result.move,
                                    evaluation=result.evaluation, paths=paths))
@@ -427,11 +433,11 @@ class QuoridorScreen(QWidget):
             return
         g = s.game
         if g.winner is not None:
-            text = tr("qr.winner", player=f"P{g.winner + 1} {s.players[g.winner]}",
+            text = tr("qr.winner", player=_who(s, g.winner),
                       n=len(s.moves))
         else:
             me = g.current_player()
-            text = tr("qr.to_play", player=f"P{me + 1} {s.players[me]}", n=len(s.moves) + 1)
+            text = tr("qr.to_play", player=_who(s, me), n=len(s.moves) + 1)
         self.turn_label.setText(f"#{s.game_id} · {text}")
         self.refresh_board()
         dist = g.shortest_path_lengths()
@@ -443,7 +449,7 @@ class QuoridorScreen(QWidget):
         self.table.setRowCount(s.num_players)
         for k in range(s.num_players):
             mark = "▶ " if k == s.to_move else ""
-            vals = [f"{mark}P{k + 1} {s.players[k]}", squares[k], str(left[k]), str(dist[k])]
+            vals = [f"{mark}{_who(s, k)}", squares[k], str(left[k]), str(dist[k])]
             for j, v in enumerate(vals):
                 it = QTableWidgetItem(v)
                 if j == 0:
