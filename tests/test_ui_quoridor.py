@@ -54,6 +54,16 @@ def rendered_game(tmp_path_factory):
     return render_game(103, out, players=2, max_plies=4, tilt_deg=25.0, size=(960, 540))
 
 
+@pytest.fixture(scope="module")
+def rendered_illegal_game(tmp_path_factory):
+    """P1 e1→e2, P2 e9→e8, then P1 e2→e4 (two squares, no pawn to jump: illegal), P2 e8→e7."""
+    from vision.synth.quoridor_scene import render_game
+
+    out = tmp_path_factory.mktemp("quoridor_illegal")
+    return render_game(104, out, players=2, record=["e2", "e8", "e4", "e7"], tilt_deg=15.0,
+                       size=(960, 540))
+
+
 def _keeper(path: Path) -> qc.QuoridorKeeper:
     return qc.QuoridorKeeper(GameStore(path))
 
@@ -286,3 +296,46 @@ def test_dashboard_command_opens_the_quoridor_screen_on_a_video(tmp_path, render
         assert len(games) == 1 and games[0].players == ("P1", "P2")
         moves = list(games[0].moves)  # read in real time for 4 s: the start of the truth
         assert moves == rendered_game.truth["moves"][:len(moves)]
+
+
+def test_panel_question_from_the_video_then_the_held_move(qtbot, window, rendered_illegal_game):
+    from ui.app.video import VideoSpec
+
+    win = window("en", "illegal.sqlite3")
+    qs = win.quoridor_screen
+    qs.names_edit.setText("Alice, Bob")
+    s = qs.new_game()
+    qs.open_source(VideoSpec.for_file(rendered_illegal_game.video_path, realtime=False))
+    qtbot.waitUntil(lambda: qs.video.ended, timeout=60000)
+    # the illegal jump is a question, never a move; P2's next move waits behind it
+    assert s.record == ["e2", "e8"]
+    q = s.question
+    assert q is not None and q.ply == 2 and q.literal == "e4" and "not_adjacent" in q.reason
+    assert not qs.alert_box.isHidden() and qs.board.seen == "e4"
+    assert q.candidates[0] == "e3"  # the legal move nearest to what was seen
+    assert [e.move for e in s.held] == ["e7"]
+    shot(win, "quoridor_video_question_en")
+    # a person says it was e3: judged, played, then the held camera move is judged and played
+    qs.correct_edit.setText("e3")
+    qs.correct_typed()
+    assert s.record == ["e2", "e8", "e3", "e7"] and s.question is None and s.held == []
+    assert [m.source for m in s.moves] == ["camera", "camera", "corrected", "camera"]
+    assert win.keeper.store.game(s.game_id).moves == ("e2", "e8", "e3", "e7")
+    # the watcher (in its thread) is put on the kept record after the correction
+    assert qs._synced == s.record
+
+
+def test_four_player_board(qtbot, window):
+    win = window("en", "four.sqlite3")
+    qs = win.quoridor_screen
+    qs.names_edit.setText("Ann, Ben, Cat, Dan")
+    qs.players_combo.setCurrentIndex(qs.players_combo.findData(4))
+    s = qs.new_game()
+    assert s is not None and s.num_players == 4
+    for text in ("e2", "b5", "e8", "h5", "d5v"):
+        qs.move_edit.setText(text)
+        qs.play_typed()
+    assert s.record == ["e2", "b5", "e8", "h5", "d5v"]
+    assert qs.table.rowCount() == 4 and qs.table.item(0, 2).text() == "4"
+    assert qs.board.pawns == ["e2", "b5", "e8", "h5"] and qs.board.walls == ["d5v"]
+    shot(win, "quoridor_4p_en")

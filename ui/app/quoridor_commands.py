@@ -298,7 +298,10 @@ class QuoridorSession:
         literal = event.candidates[0] if event.candidates else None
         cands = self._legal(list(event.candidates))
         if literal is not None:
-            cands.sort(key=lambda c: _closeness(c, literal))
+            # also the legal moves nearest to what was seen (the camera ranks by its evidence)
+            near = sorted((m.notation() for m in self.game.legal_moves()),
+                          key=lambda c: _closeness(c, literal))[:3]
+            cands = sorted(dict.fromkeys(cands + near), key=lambda c: _closeness(c, literal))
         self.question = Question(len(self.moves), me, event.frame, event.observed or "",
                                  event.reason or "", cands, literal)
         return "question"
