@@ -3,17 +3,17 @@
 MediaPipe's fingertip is not the contact point: a finger pressed steeply down is seen from
 above as its middle phalanx, and MediaPipe puts the tip too far out along the finger (tech
 notes: 8–19 px at a 100 px palm; on the synthetic climbs the contact lies 0.15–0.3 palm
-behind the tip, on the finger's line). So a finger touches a target when the target lies on
-the finger's last segment (from the tip back towards the PIP joint, within a fraction of the
-target's radius across it), the finger is shorter than when relaxed (pressing bends it), it is
-still, and the hold is covered (its ring and hole differ from the empty-route reference). The
-evidence is then debounced in time with hysteresis (``on`` frames to go down, ``off`` frames to
-go up) and each change becomes a judge event (``down``/``up``) dated to the first frame of the
-run that confirmed it, with a confidence.
+behind the tip, on the finger's line). :class:`ContactDetector` therefore looks for the target
+under the finger's last segment, and judges pressing with a small learned classifier over real
+cues (:mod:`vision.contact_model`: foreshortening, motion, covered hold), debounced in time with
+hysteresis and the move structure of the rules (start zone first, one finger on it, a finger
+in a hold of another colour needs clearer evidence). :class:`OcclusionMeter` measures how much
+of each hold is covered compared with the empty route.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,36 +28,21 @@ __all__ = ["ContactDetector", "ContactParams", "OcclusionMeter", "finger_targets
 
 @dataclass(frozen=True)
 class ContactParams:
-    """Tuning of the contact detector (lengths in palm sizes, times in seconds).
+    """Settings of the contact detector (lengths in palm sizes, times in seconds).
 
     Attributes:
-        along_expected: where the contact lies along the finger from the tip (negative: back
-            towards the hand), in palm sizes.
-        along_sigma: spread of that position.
-        along_range: (min, max) of the contact's position along the finger.
-        across_frac: how far off the finger's line a hold centre may be, as a fraction of the
-            hold's outer radius (plus ``across_min`` palm).
-        still_speed: tip speed (palm sizes per second) below which the finger counts as still.
-        on_s, off_s: time the evidence must hold to put a finger down / lift it.
-        prestart_s: before any finger has been down on the start zone, a contact elsewhere must
-            last this long (a climber starts with one finger on the start zone; other fingers
-            resting on holds meanwhile are not a start), and a start contact cancels it.
-        on_level, off_level: evidence thresholds of the hysteresis.
-        occlusion_weight: weight of the covered-hold cue in the evidence (0 ignores it).
-        release_press: a finger down stays down while its pressing score is above this.
-        press_lo, press_hi: pressing score mapped to 0..1 evidence between these
-            (``thumb_press_*`` for the thumb, whose foreshortening is weak seen from above).
-        zone_press_floor: before the climb starts, on the start zone (a large empty slot where
-            one finger only is taken) the pressing cue counts less: the evidence is at least this
-            fraction (a thumb pressing is barely foreshortened seen from above).
-        seg_drop, ext_drop: how much shorter than relaxed (fraction) the distal phalanx and the
-            whole finger look when pressed (foreshortening: a pressing finger points down).
-        arrive_motion, arrive_window_s: a finger goes down by moving: its tip must have moved
-            at least ``arrive_motion`` palm sizes relative to the hand within the
-            ``arrive_window_s`` before the contact began (a resting finger that the hand carries
-            over a hold does not count).
-        baseline_pct, history: the relaxed lengths are this percentile of the last ``history``
-            frames (the hand's own scale and pose, learnt on the fly).
+        along_expected, along_sigma, along_range, across_frac, across_min: geometry of
+            :func:`finger_targets` (used for the other hand): where the contact lies along the
+            finger from MediaPipe's tip (negative: back towards the hand), and how far off the
+            finger's line a hold centre may be (fraction of its radius plus ``across_min`` palm).
+        on_level: P(pressing) above which a finger counts as going down.
+        on_s: time P must stay above ``on_level`` on the same target to put a finger down.
+        prestart_s: before any finger is down on the start zone, a contact elsewhere must last
+            this long (a climber starts on the start zone; a resting finger is not a start).
+        wrong_level, wrong_s: the higher bar and longer time for a finger going into a hold of
+            another colour than its own (rare, so it must be seen clearly).
+        stay_level: P(still down) below which a finger down starts to count as lifted.
+        off_s: time P(still down) must stay below ``stay_level`` to lift the finger.
     """
 
     along_expected: float = -0.2
@@ -65,25 +50,13 @@ class ContactParams:
     along_range: tuple[float, float] = (-0.6, 0.12)
     across_frac: float = 0.9
     across_min: float = 0.04
-    still_speed: float = 1.2
-    on_s: float = 0.1
-    off_s: float = 0.3
-    prestart_s: float = 1.0
     on_level: float = 0.5
-    off_level: float = 0.3
-    occlusion_weight: float = 0.3
-    seg_drop: float = 0.4
-    press_lo: float = 0.5
-    thumb_press_lo: float = 0.1
-    thumb_press_hi: float = 0.9
-    zone_press_floor: float = 0.0
-    release_press: float = 1.01
-    press_hi: float = 0.9
-    ext_drop: float = 0.2
-    baseline_pct: float = 80.0
-    history: int = 300
-    arrive_motion: float = 0.12
-    arrive_window_s: float = 0.7
+    on_s: float = 0.066
+    prestart_s: float = 0.6
+    wrong_level: float = 0.9
+    wrong_s: float = 0.266
+    stay_level: float = 0.5
+    off_s: float = 0.133
 
 
 def _finger_axes(lm: np.ndarray, finger: str) -> tuple[np.ndarray, np.ndarray, float]:
@@ -181,56 +154,74 @@ class OcclusionMeter:
 
 class ContactDetector:
     """Pipeline stage: smoothed landmarks of the climbing hand in, contact state and judge
-    events out. ``update(lm, t_s, frame_index, route, occlusion)`` → (observation, events)."""
+    events out. ``update(lm, t_s, frame_index, route, occlusion)`` → (observation, events).
 
-    def __init__(self, params: ContactParams | None = None) -> None:
+    Per finger, a learned classifier (:mod:`vision.contact_model`, trained on rendered ground
+    truth by :mod:`vision.train_contact`) gives P(pressing on the target under it) from real
+    cues (target under the tip corrected back along the finger, foreshortening relative to the
+    same finger relaxed and to the other fingers, tip motion in the image and relative to the
+    hand, hold covered). A finger goes *down* when P stays above ``on_level`` for ``on_s``
+    (longer before the climb has started, and longer with a higher bar on a hold of another
+    colour than the finger's: a climber rarely does that, so it must be seen clearly); the start
+    zone takes only its most likely finger. Once down, a second classifier judges whether it is
+    *still* down from cues relative to how the finger looked when it went down (MediaPipe may
+    distort a finger pinned on a hold while the hand moves on), and the finger goes *up* when
+    that stays below ``stay_level`` for ``off_s``. Events are dated to the first frame of the
+    run that confirmed them.
+
+    Args:
+        params: decoder settings (:class:`ContactParams`).
+        model: the classifier weights (dict as in ``vision/contact_model.json``; default: that file).
+        colour_map: a :class:`games.grimpe.cards.ColourMap` (colour → finger) for the colour prior;
+            None: the rulebook's default.
+    """
+
+    def __init__(self, params: ContactParams | None = None, *, model: dict[str, Any] | None = None,
+                 colour_map: Any = None) -> None:
+        from vision.contact_model import (FEATURE_NAMES, MODEL_PATH, STAY_FEATURE_NAMES, ContactFeatures,
+                                          ContactNet)
+
         self.p = params or ContactParams()
-        self.state: list[str | None] = [None] * len(FINGERS)
-        self.confidence = np.zeros(len(FINGERS), np.float32)
-        self._run_target: list[str | None] = [None] * len(FINGERS)
-        self._run_start: list[tuple[float, int] | None] = [None] * len(FINGERS)
-        self._run_ev: list[list[float]] = [[] for _ in FINGERS]
-        self._off_start: list[tuple[float, int] | None] = [None] * len(FINGERS)
-        self._last_tips: np.ndarray | None = None
-        self._last_t: float | None = None
+        if model is None:
+            model = json.loads(MODEL_PATH.read_text(encoding="utf-8"))
+        self.on_net = ContactNet(model["on"], FEATURE_NAMES)
+        self.stay_net = ContactNet(model["stay"], STAY_FEATURE_NAMES)
+        self._i_speed = FEATURE_NAMES.index("speed")
+        self._i_lspeed = FEATURE_NAMES.index("local_speed")
+        self.features = ContactFeatures()
+        if colour_map is None:
+            from games.grimpe.cards import ColourMap
+
+            colour_map = ColourMap()
+        self.colour_map = colour_map
+        n = len(FINGERS)
+        self.state: list[str | None] = [None] * n
+        self.confidence = np.zeros(n, np.float32)
         self.started = False
-        self._lengths: list[np.ndarray] = []
-        self._local: list[tuple[float, np.ndarray]] = []
+        self._run: list[tuple[str, float, int, list[float], Any] | None] = [None] * n
+        self._off: list[tuple[float, int, list[float]] | None] = [None] * n
+        self._refs: list[Any] = [None] * n
+        self._colours: dict[str, str] | None = None
 
-    def _remember_local(self, lm: np.ndarray, t_s: float) -> None:
-        palm = palm_size_px(lm)
-        ax = lm[9] - lm[0]
-        ax = ax / max(float(np.linalg.norm(ax)), 1e-6)
-        R = np.array([ax, [-ax[1], ax[0]]])
-        tips = np.array([lm[FINGER_JOINTS[f].tip] for f in FINGERS]) - lm[0]
-        self._local.append((t_s, (tips @ R.T) / palm))
-        while self._local and self._local[0][0] < t_s - 3.0:
-            self._local.pop(0)
-
-    def _arrived(self, k: int, t_start: float) -> bool:
-        """Did finger k move relative to the hand shortly before ``t_start``?"""
-        pts = [loc[k] for t, loc in self._local if t_start - self.p.arrive_window_s <= t <= t_start + 1e-9]
-        if len(pts) < 2:
+    def _right_colour(self, k: int, target: str, route: RouteObservation) -> bool:
+        if target in ("start", "finish"):
             return True
-        pts_a = np.array(pts)
-        return float(np.linalg.norm(pts_a - pts_a[-1], axis=1).max()) >= self.p.arrive_motion
+        if self._colours is None:
+            self._colours = dict(zip(route.holds.ids, route.holds.colours))
+        try:
+            return self.colour_map.finger_for(self._colours.get(target) or "") == FINGERS[k]
+        except (KeyError, ValueError):
+            return True
 
-    def pressing(self, lm: np.ndarray) -> np.ndarray:
-        """(5,) 0..1: how much each finger looks pressed down (shorter than relaxed)."""
-        palm = palm_size_px(lm)
-        L = np.zeros((len(FINGERS), 2), np.float32)
-        for k, f in enumerate(FINGERS):
-            j = FINGER_JOINTS[f]
-            L[k, 0] = np.linalg.norm(lm[j.tip] - lm[j.mcp]) / palm
-            L[k, 1] = np.linalg.norm(lm[j.tip] - lm[j.dip]) / palm
-        self._lengths.append(L)
-        if len(self._lengths) > self.p.history:
-            self._lengths.pop(0)
-        base = np.percentile(np.array(self._lengths), self.p.baseline_pct, axis=0)
-        r = L / np.maximum(base, 1e-6)
-        d_ext = np.clip((1 - r[:, 0]) / self.p.ext_drop, 0, 1)
-        d_seg = np.clip((1 - r[:, 1]) / self.p.seg_drop, 0, 1)
-        return (0.5 * d_ext + 0.5 * d_seg).astype(np.float32)
+    def _reference(self, lm: np.ndarray, k: int, t_s: float, target: str, route: RouteObservation) -> Any:
+        from vision.contact_model import StayReference
+
+        if target in ("start", "finish"):
+            poly = route.zone_px(target)
+            assert poly is not None
+            return StayReference(lm, k, t_s, poly.mean(0), 0.5 * float(np.linalg.norm(poly[0] - poly[2])), True)
+        i = route.holds.index(target)
+        return StayReference(lm, k, t_s, route.holds.centres_px[i], float(route.holds.radii_px[i]), False)
 
     def update(self, lm: np.ndarray | None, t_s: float, frame_index: int, route: RouteObservation,
                occlusion: np.ndarray | None = None) -> tuple[ContactObservation, list[dict[str, Any]]]:
@@ -238,83 +229,79 @@ class ContactDetector:
         n = len(FINGERS)
         events: list[dict[str, Any]] = []
         if lm is None:
-            evidence = np.zeros(n, np.float32)
+            self.features.reset_motion()
             cands: list[str | None] = [None] * n
+            prob = np.zeros(n, np.float32)
             points = np.zeros((n, 2), np.float32)
-            self._last_tips = None
+            X = None
         else:
-            cands, geo, points = finger_targets(lm, route, p)
-            palm = palm_size_px(lm)
-            tips = np.array([lm[FINGER_JOINTS[f].tip] for f in FINGERS])
-            if self._last_tips is not None and self._last_t is not None and t_s > self._last_t:
-                speed = np.linalg.norm(tips - self._last_tips, axis=1) / palm / (t_s - self._last_t)
-            else:
-                speed = np.zeros(n)
-            self._last_tips, self._last_t = tips, t_s
-            still = np.clip(1.5 - speed / p.still_speed, 0.0, 1.0)
-            self._remember_local(lm, t_s)
-            press = self.pressing(lm)
-            self.last_press = press
-            lo = np.array([p.thumb_press_lo] + [p.press_lo] * (n - 1))
-            hi = np.array([p.thumb_press_hi] + [p.press_hi] * (n - 1))
-            pressed = np.clip((press - lo) / np.maximum(hi - lo, 1e-6), 0, 1)
-            in_zone = np.array([c == "start" and not self.started for c in cands])
-            pressed = np.where(in_zone, p.zone_press_floor + (1 - p.zone_press_floor) * pressed, pressed)
-            evidence = (np.sqrt(geo) * pressed * (0.4 + 0.6 * still)).astype(np.float32)
-            if occlusion is not None and p.occlusion_weight > 0:
-                for k, c in enumerate(cands):
-                    if c is not None and c in route.holds.ids:
-                        occ = float(occlusion[route.holds.index(c)])
-                        evidence[k] *= (1 - p.occlusion_weight) + p.occlusion_weight * min(1.0, occ / 0.5)
-        press_k = getattr(self, "last_press", np.zeros(n)) if lm is not None else np.zeros(n)
+            cands, X, points = self.features.update(lm, t_s, route, occlusion)
+            prob = self.on_net.predict(X)
+            prob = np.where([c is not None for c in cands], prob, 0.0).astype(np.float32)
         for k, f in enumerate(FINGERS):
-            e = float(evidence[k])
-            c = cands[k] if e >= p.on_level else None
             cur = self.state[k]
-            if cur is None and c == "start" and "start" in self.state:
-                c = None  # one finger holds the start zone; others there are resting
             if cur is None:
+                c = cands[k] if prob[k] >= p.on_level else None
+                wrong = c is not None and not self._right_colour(k, c, route)
+                if wrong and prob[k] < p.wrong_level:
+                    c = None
+                if c == "start" and ("start" in self.state or any(
+                        cands[j] == "start" and prob[j] > prob[k] for j in range(n) if j != k)):
+                    c = None  # one finger takes the start zone: the most likely one
                 if c is None:
-                    self._run_target[k], self._run_start[k], self._run_ev[k] = None, None, []
+                    self._run[k] = None
                     continue
-                if c != self._run_target[k]:
-                    if not self._arrived(k, t_s):
-                        self._run_target[k], self._run_start[k], self._run_ev[k] = None, None, []
-                        continue
-                    self._run_target[k], self._run_start[k], self._run_ev[k] = c, (t_s, frame_index), []
-                self._run_ev[k].append(e)
-                t0, f0 = self._run_start[k]  # type: ignore[misc]
+                run = self._run[k]
+                if run is None or run[0] != c:
+                    assert lm is not None
+                    run = (c, t_s, frame_index, [], lm.copy())
+                    self._run[k] = run
+                run[3].append(float(prob[k]))
                 need = p.on_s if (self.started or c == "start") else p.prestart_s
-                if t_s - t0 >= need - 1e-9:
+                if wrong:
+                    need = max(need, p.wrong_s)
+                if t_s - run[1] >= need - 1e-6:
                     if c == "start":
                         self.started = True
-                        for j in range(len(FINGERS)):  # resting fingers are not a start
-                            if j != k and self._run_target[j] not in (None, "start"):
-                                self._run_target[j], self._run_start[j], self._run_ev[j] = None, None, []
-                    conf = float(np.clip(np.mean(self._run_ev[k]), 0, 1))
+                        for j in range(n):  # resting fingers are not a start
+                            rj = self._run[j]
+                            if j != k and rj is not None and rj[0] != "start":
+                                self._run[j] = None
+                    conf = float(np.clip(np.mean(run[3]), 0, 1))
                     self.state[k] = c
                     self.confidence[k] = conf
-                    self._off_start[k] = None
-                    events.append({"t": round(t0, 4), "type": "down", "finger": f, "target": c,
-                                   "frame": f0, "confidence": round(conf, 3)})
-                    self._run_target[k], self._run_start[k], self._run_ev[k] = None, None, []
+                    self._refs[k] = self._reference(run[4], k, run[1], c, route)
+                    self._off[k] = None
+                    self._run[k] = None
+                    events.append({"t": round(run[1], 4), "type": "down", "finger": f, "target": c,
+                                   "frame": run[2], "confidence": round(conf, 3)})
             else:
-                # once down, a finger stays down while its last segment stays on the target and it
-                # still looks pressed (a lifted finger curls and its tip leaves the target)
-                still_on = cands[k] == cur and (e >= p.off_level or press_k[k] >= p.release_press)
-                if still_on:
-                    self._off_start[k] = None
+                if lm is None or X is None:
+                    stay = 0.0
+                else:
+                    p_on = float(prob[k]) if cands[k] == cur else 0.0
+                    occ = 0.0
+                    if cur not in ("start", "finish") and occlusion is not None:
+                        occ = float(occlusion[route.holds.index(cur)])
+                    x = self._refs[k].features(lm, t_s, p_on, float(X[k, self._i_speed]),
+                                               float(X[k, self._i_lspeed]), occ)
+                    stay = float(self.stay_net.predict(x[None])[0])
+                if stay >= p.stay_level:
+                    self._off[k] = None
                     continue
-                if self._off_start[k] is None:
-                    self._off_start[k] = (t_s, frame_index)
-                t0, f0 = self._off_start[k]  # type: ignore[misc]
-                if t_s - t0 >= p.off_s - 1e-9:
-                    events.append({"t": round(t0, 4), "type": "up", "finger": f, "frame": f0,
-                                   "confidence": round(float(1 - e), 3)})
+                off = self._off[k]
+                if off is None:
+                    off = (t_s, frame_index, [])
+                    self._off[k] = off
+                off[2].append(1.0 - stay)
+                if t_s - off[0] >= p.off_s - 1e-6:
+                    events.append({"t": round(off[0], 4), "type": "up", "finger": f, "frame": off[1],
+                                   "confidence": round(float(np.mean(off[2])), 3)})
                     self.state[k] = None
                     self.confidence[k] = 0.0
-                    self._off_start[k] = None
-        obs = ContactObservation(tuple(self.state), tuple(cands), np.clip(evidence, 0, 1),
+                    self._off[k] = None
+                    self._refs[k] = None
+        obs = ContactObservation(tuple(self.state), tuple(cands), np.clip(prob, 0, 1),
                                  np.clip(self.confidence, 0, 1), points)
         return obs, events
 

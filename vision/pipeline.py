@@ -120,7 +120,7 @@ class GrimpeReferee:
             tracker = HandTracker(max_num_hands=2)
         self.tracker = tracker
         self.route_detector = RouteDetector(self.route_json)
-        self.contacts = ContactDetector(params)
+        self.contacts = ContactDetector(params, colour_map=colour_map)
         self.colour_map = colour_map
         self._ClimbJudge = ClimbJudge
         self.judge: Any = None

@@ -1,0 +1,272 @@
+"""A small learned per-finger contact classifier: real-world cues in, P(finger pressing) out.
+
+Each frame, for each finger of the climbing hand, :class:`ContactFeatures` computes cues that
+exist in real footage as well as in the synthetic renders (no renderer artefact is used):
+
+- geometry: the best target (hold, start or finish zone) under the finger's last segment, with
+  the tip corrected back along the finger (MediaPipe places a pressing tip too far out), as a
+  score and as along/across offsets in palm sizes and hold radii;
+- foreshortening: the distal, middle and whole finger lengths (palm sizes), raw and relative to
+  the same finger's relaxed length (a high percentile of its recent history), and relative to
+  the other fingers in the same frame (a pressing finger points down, so it looks shorter);
+- motion: the tip's image speed now and over the last ~0.3 s (a pressing tip is fixed on the
+  table while the hand moves), and its motion relative to the hand (arrival then stillness);
+- covering: the fraction of the hold's ring and hole that differs from the empty route.
+
+:class:`ContactNet` is a one-hidden-layer perceptron (numpy only) over these features, whose
+weights are trained from rendered ground truth by :mod:`vision.train_contact` and stored in
+``vision/contact_model.json`` next to this module (with the feature list and normalisation).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import deque
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision.landmarks import FINGER_JOINTS, FINGERS
+from vision.observations import RouteObservation
+
+__all__ = ["FEATURE_NAMES", "STAY_FEATURE_NAMES", "ContactFeatures", "ContactNet", "MODEL_PATH",
+           "StayReference", "best_targets"]
+
+MODEL_PATH = Path(__file__).with_name("contact_model.json")
+
+FEATURE_NAMES: tuple[str, ...] = (
+    "geo", "along", "across", "is_zone", "occ",
+    "seg_d", "seg_m", "ext", "r_seg_d", "r_seg_m", "r_ext", "rel_d", "rel_ext",
+    "speed", "speed_avg", "disp_03", "local_speed", "local_disp_03", "local_arrive_07",
+    "hand_speed", "tip_to_palm",
+    "f_thumb", "f_index", "f_middle", "f_ring", "f_little",
+)
+
+_ALONG_EXPECTED = -0.2  # palm sizes: contact lies this far back from MediaPipe's tip
+_ALONG_RANGE = (-0.6, 0.15)
+_ALONG_SIGMA = 0.22
+
+
+def _palm(lm: np.ndarray) -> float:
+    return max(float(np.linalg.norm(lm[0] - lm[9])), 1.0)
+
+
+def best_targets(lm: np.ndarray, route: RouteObservation
+                 ) -> tuple[list[str | None], np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per finger: the best target under its last segment (hold id, ``start``, ``finish`` or
+    None), its geometric score (0..1), along offset (palm sizes, negative = back towards the
+    hand), across offset (in hold radii; 0 for zones) and the contact point (px), each (5,)
+    or (5, 2). A hold wins over a zone (holds are never inside zones)."""
+    palm = _palm(lm)
+    H = route.holds
+    n = len(FINGERS)
+    targets: list[str | None] = [None] * n
+    geo = np.zeros(n, np.float32)
+    along_o = np.zeros(n, np.float32)
+    across_o = np.zeros(n, np.float32)
+    points = np.zeros((n, 2), np.float32)
+    for k, f in enumerate(FINGERS):
+        j = FINGER_JOINTS[f]
+        tip = lm[j.tip]
+        base = lm[j.dip] if f != "thumb" else lm[j.dip]
+        u = tip - lm[j.pip]
+        nu = float(np.linalg.norm(u))
+        if nu < 1e-6:
+            u = tip - base
+            nu = max(float(np.linalg.norm(u)), 1e-6)
+        u = u / nu
+        v = np.array([-u[1], u[0]])
+        contact = tip + _ALONG_EXPECTED * palm * u
+        points[k] = contact
+        if len(H):
+            d = H.centres_px - tip
+            along = d @ u / palm
+            across = np.abs(d @ v) / np.maximum(H.radii_px, 1.0)
+            ok = (along >= _ALONG_RANGE[0]) & (along <= _ALONG_RANGE[1]) & (across <= 1.6)
+            if ok.any():
+                s = np.exp(-0.5 * ((along - _ALONG_EXPECTED) / _ALONG_SIGMA) ** 2) * np.exp(
+                    -0.5 * (across / 0.6) ** 2)
+                s = np.where(ok, s, 0.0)
+                i = int(np.argmax(s))
+                if s[i] > 0.02:
+                    targets[k] = H.ids[i]
+                    geo[k] = float(s[i])
+                    along_o[k] = float(along[i])
+                    across_o[k] = float(across[i])
+                    points[k] = H.centres_px[i]
+                    continue
+        for name in ("start", "finish"):
+            poly = route.zone_px(name)
+            if poly is not None and cv2.pointPolygonTest(
+                    poly.astype(np.float32), (float(contact[0]), float(contact[1])), False) >= 0:
+                targets[k] = name
+                geo[k] = 1.0
+                along_o[k] = _ALONG_EXPECTED
+                break
+    return targets, geo, along_o, across_o, points
+
+
+class ContactFeatures:
+    """Causal per-frame feature extractor (see module doc). ``update`` → (targets, X (5, F),
+    contact points (5, 2)); X rows follow :data:`FEATURE_NAMES`."""
+
+    def __init__(self, history: int = 240, baseline_pct: float = 85.0) -> None:
+        self.history = history
+        self.baseline_pct = baseline_pct
+        self._lengths: deque[np.ndarray] = deque(maxlen=history)
+        self._tips: deque[tuple[float, np.ndarray, np.ndarray, np.ndarray]] = deque()
+
+    def reset_motion(self) -> None:
+        """Forget the motion history (the hand was lost)."""
+        self._tips.clear()
+
+    def update(self, lm: np.ndarray, t_s: float, route: RouteObservation,
+               occlusion: np.ndarray | None) -> tuple[list[str | None], np.ndarray, np.ndarray]:
+        n = len(FINGERS)
+        palm = _palm(lm)
+        targets, geo, along, across, points = best_targets(lm, route)
+        L = np.zeros((n, 3), np.float32)
+        for k, f in enumerate(FINGERS):
+            j = FINGER_JOINTS[f]
+            L[k, 0] = np.linalg.norm(lm[j.tip] - lm[j.dip]) / palm
+            L[k, 1] = np.linalg.norm(lm[j.dip] - lm[j.pip]) / palm
+            L[k, 2] = np.linalg.norm(lm[j.tip] - lm[j.mcp]) / palm
+        self._lengths.append(L)
+        base = np.percentile(np.asarray(self._lengths), self.baseline_pct, axis=0)
+        R = L / np.maximum(base, 1e-6)
+        rel_d = R[:, 0] - np.median(R[:, 0])
+        rel_ext = R[:, 2] - np.median(R[:, 2])
+        tips = np.array([lm[FINGER_JOINTS[f].tip] for f in FINGERS], np.float64)
+        ax = lm[9] - lm[0]
+        ax = ax / max(float(np.linalg.norm(ax)), 1e-6)
+        Rm = np.array([ax, [-ax[1], ax[0]]])
+        local = ((tips - lm[0]) @ Rm.T) / palm
+        centre = lm[[0, 5, 9, 13, 17]].mean(0)
+        self._tips.append((t_s, tips / palm, local, centre / palm))
+        while self._tips and self._tips[0][0] < t_s - 0.75:
+            self._tips.popleft()
+        hist = list(self._tips)
+        speed = np.zeros(n)
+        local_speed = np.zeros(n)
+        hand_speed = 0.0
+        if len(hist) >= 2 and hist[-1][0] > hist[-2][0]:
+            dt = hist[-1][0] - hist[-2][0]
+            speed = np.linalg.norm(hist[-1][1] - hist[-2][1], axis=1) / dt
+            local_speed = np.linalg.norm(hist[-1][2] - hist[-2][2], axis=1) / dt
+            hand_speed = float(np.linalg.norm(hist[-1][3] - hist[-2][3]) / dt)
+        rec = [h for h in hist if h[0] >= t_s - 0.3]
+        disp = np.max([np.linalg.norm(h[1] - rec[-1][1], axis=1) for h in rec], axis=0)
+        ldisp = np.max([np.linalg.norm(h[2] - rec[-1][2], axis=1) for h in rec], axis=0)
+        arrive = np.max([np.linalg.norm(h[2] - hist[-1][2], axis=1) for h in hist], axis=0)
+        if len(rec) >= 2:
+            speed_avg = disp / max(rec[-1][0] - rec[0][0], 1e-3)
+        else:
+            speed_avg = np.zeros(n)
+        occ = np.zeros(n, np.float32)
+        is_zone = np.zeros(n, np.float32)
+        for k, c in enumerate(targets):
+            if c in ("start", "finish"):
+                is_zone[k] = 1.0
+            elif c is not None and occlusion is not None:
+                occ[k] = float(occlusion[route.holds.index(c)])
+        tip_to_palm = np.linalg.norm(tips - centre, axis=1) / palm
+        X = np.zeros((n, len(FEATURE_NAMES)), np.float32)
+        cols = [geo, along, across, is_zone, occ, L[:, 0], L[:, 1], L[:, 2], R[:, 0], R[:, 1],
+                R[:, 2], rel_d, rel_ext, np.minimum(speed, 20), np.minimum(speed_avg, 20), disp,
+                np.minimum(local_speed, 20), ldisp, arrive, np.full(n, min(hand_speed, 20)),
+                tip_to_palm]
+        for i, c in enumerate(cols):
+            X[:, i] = c
+        X[np.arange(n), len(cols) + np.arange(n)] = 1.0
+        return targets, X, points
+
+
+class ContactNet:
+    """One-hidden-layer perceptron: X (N, F) → P(pressing) (N,). Weights in a JSON file."""
+
+    def __init__(self, weights: dict[str, Any], features: tuple[str, ...] = FEATURE_NAMES) -> None:
+        if list(weights["features"]) != list(features):
+            raise ValueError(f"contact model features {weights['features']} != {features}: "
+                             "retrain with python -m vision.train_contact")
+        self.mean = np.asarray(weights["mean"], np.float32)
+        self.std = np.asarray(weights["std"], np.float32)
+        self.W1 = np.asarray(weights["W1"], np.float32)
+        self.b1 = np.asarray(weights["b1"], np.float32)
+        self.W2 = np.asarray(weights["W2"], np.float32)
+        self.b2 = float(weights["b2"])
+        self.meta = {k: v for k, v in weights.items() if k not in ("mean", "std", "W1", "b1", "W2", "b2")}
+
+
+    def predict(self, X: np.ndarray) -> np.ndarray:
+        Z = (np.asarray(X, np.float32) - self.mean) / self.std
+        H = np.tanh(Z @ self.W1 + self.b1)
+        return (1.0 / (1.0 + np.exp(-(H @ self.W2 + self.b2)))).astype(np.float32)
+
+
+STAY_FEATURE_NAMES: tuple[str, ...] = (
+    "p_on", "dist_seg", "dist_contact", "d_ext", "d_seg_d", "tip_disp", "local_disp", "hand_disp",
+    "speed", "local_speed", "since_s", "occ", "is_zone",
+    "f_thumb", "f_index", "f_middle", "f_ring", "f_little",
+)
+
+
+def _seg_dist(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> float:
+    ab = b - a
+    t = float(np.clip(np.dot(p - a, ab) / max(float(np.dot(ab, ab)), 1e-9), 0.0, 1.0))
+    return float(np.linalg.norm(p - (a + t * ab)))
+
+
+class StayReference:
+    """What a finger looked like when it went down on its target: the reference of the
+    "still down?" cues (a pressing finger does not leave its hold without lifting; MediaPipe
+    may distort a pinned finger while the hand moves on, so the cues are relative to this)."""
+
+    def __init__(self, lm: np.ndarray, k: int, t_s: float, target_px: np.ndarray, radius_px: float,
+                 is_zone: bool) -> None:
+        f = FINGERS[k]
+        j = FINGER_JOINTS[f]
+        palm = _palm(lm)
+        self.k, self.t_s, self.is_zone = k, t_s, is_zone
+        self.target_px = np.asarray(target_px, np.float64)
+        self.radius_px = max(float(radius_px), 1.0)
+        self.tip = lm[j.tip].astype(np.float64)
+        self.ext = float(np.linalg.norm(lm[j.tip] - lm[j.mcp])) / palm
+        self.seg_d = float(np.linalg.norm(lm[j.tip] - lm[j.dip])) / palm
+        self.local = _local_tip(lm, j.tip)
+        self.centre = lm[[0, 5, 9, 13, 17]].mean(0).astype(np.float64)
+
+    def features(self, lm: np.ndarray, t_s: float, p_on: float, speed: float, local_speed: float,
+                 occ: float) -> np.ndarray:
+        """(len(STAY_FEATURE_NAMES),) cues of the finger still being down on its target."""
+        f = FINGERS[self.k]
+        j = FINGER_JOINTS[f]
+        palm = _palm(lm)
+        c = self.target_px
+        d_seg = min(_seg_dist(c, lm[j.tip], lm[j.dip]), _seg_dist(c, lm[j.dip], lm[j.pip])) / self.radius_px
+        u = lm[j.tip] - lm[j.pip]
+        u = u / max(float(np.linalg.norm(u)), 1e-6)
+        contact = lm[j.tip] + _ALONG_EXPECTED * palm * u
+        d_con = float(np.linalg.norm(contact - c)) / self.radius_px
+        ext = float(np.linalg.norm(lm[j.tip] - lm[j.mcp])) / palm
+        seg_d = float(np.linalg.norm(lm[j.tip] - lm[j.dip])) / palm
+        x = np.zeros(len(STAY_FEATURE_NAMES), np.float32)
+        x[:13] = (p_on, min(d_seg, 8.0), min(d_con, 8.0), ext / max(self.ext, 1e-3) - 1,
+                  seg_d / max(self.seg_d, 1e-3) - 1,
+                  float(np.linalg.norm(lm[j.tip] - self.tip)) / palm,
+                  float(np.linalg.norm(_local_tip(lm, j.tip) - self.local)),
+                  float(np.linalg.norm(lm[[0, 5, 9, 13, 17]].mean(0) - self.centre)) / palm,
+                  min(speed, 20.0), min(local_speed, 20.0), min(t_s - self.t_s, 3.0), occ,
+                  float(self.is_zone))
+        x[13 + self.k] = 1.0
+        return x
+
+
+def _local_tip(lm: np.ndarray, i: int) -> np.ndarray:
+    """Landmark ``i`` in the hand's own frame (wrist origin, palm axis), palm sizes."""
+    palm = _palm(lm)
+    ax = lm[9] - lm[0]
+    ax = ax / max(float(np.linalg.norm(ax)), 1e-6)
+    R = np.array([ax, [-ax[1], ax[0]]])
+    return ((lm[i] - lm[0]) @ R.T) / palm

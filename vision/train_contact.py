@@ -1,0 +1,254 @@
+"""Train the contact classifier (:mod:`vision.contact_model`) from rendered ground truth.
+
+    python -m vision.train_contact CLIP_DIR [CLIP_DIR ...] [--out vision/contact_model.json]
+        [--stride 2] [--folds 0]
+
+Each CLIP_DIR is a scene written by ``arbitre synth grimpe`` (``video.mp4``, ``route.json``,
+``ground_truth.json``). The clip is run once through the referee's own front end (route
+detection, MediaPipe, One-Euro smoothing, occlusion) so the features are those the detector sees
+live; the per-frame contact state comes from the ground-truth event log. Two small perceptrons
+are fitted (numpy, full-batch Adam, fixed seed: the result is deterministic for the same clips):
+
+- ``on``: P(the finger presses on the target under it), from :class:`ContactFeatures`;
+- ``stay``: P(a finger that went down is still down), from :class:`StayReference` cues
+  measured relative to how the finger looked when it went down.
+
+``--folds K`` also prints a K-fold (by clip) cross-validated event F1 and verdict count with
+the decoder of :class:`vision.contact.ContactDetector`, to choose the decoder's settings honestly.
+Per-clip MediaPipe runs are cached in ``--cache`` (pickles) so re-training is quick.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import pickle
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from vision.contact_model import FEATURE_NAMES, STAY_FEATURE_NAMES, ContactFeatures, ContactNet, StayReference
+from vision.landmarks import FINGERS
+
+__all__ = ["record_clip", "train_mlp", "main"]
+
+
+def train_mlp(X: np.ndarray, y: np.ndarray, *, hidden: int = 16, iters: int = 800, lr: float = 0.02,
+              l2: float = 1e-3, seed: int = 0) -> dict[str, Any]:
+    """Fit a one-hidden-layer (tanh) logistic perceptron by full-batch Adam on the mean log loss.
+    X (N, F), y (N,) in {0, 1}. Returns the weights as JSON-ready lists (with normalisation)."""
+    rng = np.random.default_rng(seed)
+    X = np.asarray(X, np.float64)
+    y = np.asarray(y, np.float64)
+    mean = X.mean(0)
+    std = X.std(0) + 1e-3
+    Z = (X - mean) / std
+    n, F = Z.shape
+    w = np.full(n, 1.0 / n)
+    P = {"W1": rng.normal(0, 1 / np.sqrt(F), (F, hidden)), "b1": np.zeros(hidden),
+         "W2": rng.normal(0, 1 / np.sqrt(hidden), hidden), "b2": np.zeros(1)}
+    m = {k: np.zeros_like(v) for k, v in P.items()}
+    v2 = {k: np.zeros_like(v) for k, v in P.items()}
+    for it in range(1, iters + 1):
+        H = np.tanh(Z @ P["W1"] + P["b1"])
+        p = 1 / (1 + np.exp(-(H @ P["W2"] + P["b2"][0])))
+        g = (p - y) * w
+        dH = np.outer(g, P["W2"]) * (1 - H ** 2)
+        G = {"W2": H.T @ g + l2 * P["W2"], "b2": np.array([g.sum()]),
+             "W1": Z.T @ dH + l2 * P["W1"], "b1": dH.sum(0)}
+        for k in P:
+            m[k] = 0.9 * m[k] + 0.1 * G[k]
+            v2[k] = 0.999 * v2[k] + 0.001 * G[k] ** 2
+            P[k] -= lr * (m[k] / (1 - 0.9 ** it)) / (np.sqrt(v2[k] / (1 - 0.999 ** it)) + 1e-8)
+    return {"mean": mean.tolist(), "std": std.tolist(), "W1": P["W1"].tolist(), "b1": P["b1"].tolist(),
+            "W2": P["W2"].tolist(), "b2": float(P["b2"][0])}
+
+
+def record_clip(folder: Path) -> dict[str, Any]:
+    """Run the referee's front end over a rendered clip (every frame) and keep, per frame, the
+    smoothed climbing-hand landmarks, time, index and hold occlusion (what the contact stage
+    receives), plus the route observation, the ground truth and the non-contact events."""
+    from vision.bench_judge import _colour_map
+    from vision.pipeline import GrimpeReferee
+    from vision.video import VideoReader
+
+    gt = json.loads((folder / "ground_truth.json").read_text())
+    route = json.loads((folder / "route.json").read_text())
+    rec: list[tuple[Any, float, int, Any]] = []
+    with VideoReader(folder / "video.mp4") as vr:
+        ref = GrimpeReferee(route, fps=vr.fps, colour_map=_colour_map(gt), stride=1)
+        orig = ref.contacts.update
+
+        def spy(lm: Any, t: float, f: int, r: Any, occ: Any = None) -> Any:
+            rec.append((None if lm is None else lm.copy(), t, f, None if occ is None else occ.copy()))
+            return orig(lm, t, f, r, occ)
+
+        ref.contacts.update = spy  # type: ignore[method-assign]
+        for i, t, fr in vr:
+            ref.update(fr, t, i)
+        v = ref.finish()
+        ref.close()
+    other = [e for e in v["events"] if e["type"] not in ("down", "up")]
+    return {"gt": gt, "route_json": route, "route": ref.route, "rec": rec, "other": other}
+
+
+def _labels(gt: dict[str, Any]) -> list[list[str | None]]:
+    n = int(gt["num_frames"]) + 2
+    lab: list[list[str | None]] = [[None] * len(FINGERS) for _ in range(n)]
+    for e in gt["events"]:
+        if e["type"] in ("down", "up"):
+            k = FINGERS.index(e["finger"])
+            for f in range(e["frame"], n):
+                lab[f][k] = e["target"] if e["type"] == "down" else None
+    return lab
+
+
+def _target_geometry(route: Any, target: str) -> tuple[np.ndarray, float, bool]:
+    if target in ("start", "finish"):
+        poly = route.zone_px(target)
+        return poly.mean(0), 0.5 * float(np.linalg.norm(poly[0] - poly[2])), True
+    i = route.holds.index(target)
+    return route.holds.centres_px[i], float(route.holds.radii_px[i]), False
+
+
+def on_samples(clip: dict[str, Any], stride: int) -> tuple[np.ndarray, np.ndarray, list[Any]]:
+    """(X, y, rows): one sample per processed frame and finger with a target under it."""
+    fe = ContactFeatures()
+    lab = _labels(clip["gt"])
+    Xs, ys, rows = [], [], []
+    for lm, t, f, occ in clip["rec"]:
+        if f % stride:
+            continue
+        if lm is None:
+            fe.reset_motion()
+            rows.append((f, t, None, None, lm, occ))
+            continue
+        tg, X, _ = fe.update(lm, t, clip["route"], occ)
+        rows.append((f, t, tg, X, lm, occ))
+        for k in range(len(FINGERS)):
+            if tg[k] is not None and f < len(lab):
+                Xs.append(X[k])
+                ys.append(1.0 if lab[f][k] == tg[k] else 0.0)
+    return np.array(Xs, np.float32).reshape(-1, len(FEATURE_NAMES)), np.array(ys), rows
+
+
+def stay_samples(clip: dict[str, Any], rows: list[Any], p_on: list[Any]) -> tuple[np.ndarray, np.ndarray]:
+    """Samples of the "still down?" model: for every true down (reference taken a few frames
+    before to a few after it, as the detector may confirm it), each processed frame until
+    0.45 s after the true up, labelled down before the up."""
+    gt, route = clip["gt"], clip["route"]
+    i_speed, i_lspeed = FEATURE_NAMES.index("speed"), FEATURE_NAMES.index("local_speed")
+    Xs, ys = [], []
+    for e in gt["events"]:
+        if e["type"] != "down":
+            continue
+        k = FINGERS.index(e["finger"])
+        up = next((u["frame"] for u in gt["events"] if u["type"] == "up" and u["finger"] == e["finger"]
+                   and u["frame"] > e["frame"]), 10 ** 9)
+        c, r, zone = _target_geometry(route, e["target"])
+        for off in (-2, 0, 2, 4):
+            ref = None
+            for (f, t, tg, X, lm, occ), p in zip(rows, p_on):
+                if f < e["frame"] + off or f > up + 14 or lm is None:
+                    continue
+                if ref is None:
+                    ref = StayReference(lm, k, t, c, r, zone)
+                pk = float(p[k]) if tg[k] == e["target"] else 0.0
+                o = 0.0 if zone or occ is None else float(occ[route.holds.index(e["target"])])
+                Xs.append(ref.features(lm, t, pk, float(X[k, i_speed]), float(X[k, i_lspeed]), o))
+                ys.append(1.0 if f < up else 0.0)
+    return np.array(Xs, np.float32).reshape(-1, len(STAY_FEATURE_NAMES)), np.array(ys)
+
+
+def _fit(clips: list[dict[str, Any]], stride: int) -> dict[str, Any]:
+    on_X, on_y, all_rows = [], [], []
+    for c in clips:
+        X, y, rows = on_samples(c, stride)
+        on_X.append(X)
+        on_y.append(y)
+        all_rows.append(rows)
+    on_w = train_mlp(np.concatenate(on_X), np.concatenate(on_y), hidden=16, iters=800)
+    on_net = ContactNet(dict(on_w, features=list(FEATURE_NAMES)))
+    st_X, st_y = [], []
+    for c, rows in zip(clips, all_rows):
+        p_on = [None if X is None else on_net.predict(X) for (_, _, _, X, _, _) in rows]
+        X, y = stay_samples(c, rows, p_on)
+        st_X.append(X)
+        st_y.append(y)
+    st_w = train_mlp(np.concatenate(st_X), np.concatenate(st_y), hidden=12, iters=600)
+    return {"on": dict(on_w, features=list(FEATURE_NAMES)),
+            "stay": dict(st_w, features=list(STAY_FEATURE_NAMES))}
+
+
+def _evaluate(model: dict[str, Any], clip: dict[str, Any], stride: int) -> tuple[int, int, int, bool]:
+    from games.grimpe.cards import ColourMap
+    from games.grimpe.climb import ClimbJudge
+    from vision.bench_judge import match_events
+    from vision.contact import ContactDetector
+
+    gt = clip["gt"]
+    cmap = ColourMap.from_dict(gt["colour_map"]) if gt.get("colour_map") else None
+    det = ContactDetector(model=model, colour_map=cmap)
+    ev: list[dict[str, Any]] = []
+    for lm, t, f, occ in clip["rec"]:
+        if f % stride == 0:
+            ev += det.update(lm, t, f, clip["route"], occ)[1]
+    truth = [e for e in gt["events"] if e["type"] in ("down", "up")]
+    m = match_events(ev, truth)
+    judge = ClimbJudge(clip["route_json"], cmap)
+    for e in sorted(ev + clip["other"], key=lambda e: (e["t"], 0 if e["type"] == "up" else 1)):
+        judge.feed(e)
+    v = judge.verdict().to_json()
+    exp = gt["expected_verdict"]
+    ok = (v["result"] == exp["result"] and v["score"] == exp["score"]
+          and (v.get("fault") or {}).get("code") == (exp.get("fault") or {}).get("code"))
+    return m, len(ev), len(truth), ok
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m vision.train_contact", description=__doc__.split("\n")[0])
+    ap.add_argument("clips", nargs="+", help="rendered scene folders (arbitre synth grimpe --out DIR)")
+    ap.add_argument("--out", default=str(Path(__file__).with_name("contact_model.json")))
+    ap.add_argument("--stride", type=int, default=2, help="frames per processed frame (as the referee)")
+    ap.add_argument("--folds", type=int, default=0, help="also print K-fold cross-validated figures")
+    ap.add_argument("--cache", default=None, help="folder for per-clip MediaPipe recordings")
+    args = ap.parse_args(argv)
+    clips = []
+    for d in args.clips:
+        folder = Path(d)
+        cache = Path(args.cache) / (folder.resolve().as_posix().strip("/").replace("/", "_") + ".pkl") \
+            if args.cache else None
+        if cache is not None and cache.is_file():
+            clip = pickle.loads(cache.read_bytes())
+        else:
+            clip = record_clip(folder)
+            if cache is not None:
+                cache.parent.mkdir(parents=True, exist_ok=True)
+                cache.write_bytes(pickle.dumps(clip))
+        clip["name"] = folder.name
+        clips.append(clip)
+        print(f"recorded {folder}", file=sys.stderr)
+    if args.folds > 1:
+        tp = n_pred = n_truth = right = 0
+        for k in range(args.folds):
+            test = clips[k::args.folds]
+            model = _fit([c for c in clips if not any(c is t for t in test)], args.stride)
+            for c in test:
+                m, npr, ntr, ok = _evaluate(model, c, args.stride)
+                tp, n_pred, n_truth, right = tp + m, n_pred + npr, n_truth + ntr, right + ok
+        P, R = tp / max(n_pred, 1), tp / max(n_truth, 1)
+        print(f"{args.folds}-fold by clip: contact events precision {P:.3f} recall {R:.3f} "
+              f"F1 {2 * P * R / max(P + R, 1e-9):.3f}; verdicts {right}/{len(clips)}")
+    model = _fit(clips, args.stride)
+    model["trained_on"] = sorted(f"seed {c['gt']['seed']} {c['gt']['script']} {c['gt'].get('camera_kind', '')}"
+                                 for c in clips)
+    model["stride"] = args.stride
+    Path(args.out).write_text(json.dumps(model, separators=(",", ":")) + "\n", encoding="utf-8")
+    print(f"wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
