@@ -43,6 +43,9 @@ class ContactParams:
             another colour than its own (rare, so it must be seen clearly).
         stay_level: P(still down) below which a finger down starts to count as lifted.
         off_s: time P(still down) must stay below ``stay_level`` to lift the finger.
+        up_back_level, up_back_s: a lift is dated back to where P(still down) first fell below
+            ``up_back_level`` (at most ``up_back_s`` earlier; 0 by default: on the dev clips it
+            did not help).
     """
 
     along_expected: float = -0.2
@@ -57,6 +60,8 @@ class ContactParams:
     wrong_s: float = 0.266
     stay_level: float = 0.5
     off_s: float = 0.133
+    up_back_level: float = 0.8
+    up_back_s: float = 0.0
 
 
 def _finger_axes(lm: np.ndarray, finger: str) -> tuple[np.ndarray, np.ndarray, float]:
@@ -201,6 +206,7 @@ class ContactDetector:
         self._run: list[tuple[str, float, int, list[float], Any] | None] = [None] * n
         self._off: list[tuple[float, int, list[float]] | None] = [None] * n
         self._refs: list[Any] = [None] * n
+        self._stay_hist: list[list[tuple[float, int, float]]] = [[] for _ in range(n)]
         self._colours: dict[str, str] | None = None
 
     def _right_colour(self, k: int, target: str, route: RouteObservation) -> bool:
@@ -269,6 +275,7 @@ class ContactDetector:
                                 self._run[j] = None
                     conf = float(np.clip(np.mean(run[3]), 0, 1))
                     self.state[k] = c
+                    self._stay_hist[k] = []
                     self.confidence[k] = conf
                     self._refs[k] = self._reference(run[4], k, run[1], c, route)
                     self._off[k] = None
@@ -286,6 +293,10 @@ class ContactDetector:
                     x = self._refs[k].features(lm, t_s, p_on, float(X[k, self._i_speed]),
                                                float(X[k, self._i_lspeed]), occ)
                     stay = float(self.stay_net.predict(x[None])[0])
+                hist = self._stay_hist[k]
+                hist.append((t_s, frame_index, stay))
+                while hist and hist[0][0] < t_s - p.up_back_s - p.off_s - 0.1:
+                    hist.pop(0)
                 if stay >= p.stay_level:
                     self._off[k] = None
                     continue
@@ -295,7 +306,12 @@ class ContactDetector:
                     self._off[k] = off
                 off[2].append(1.0 - stay)
                 if t_s - off[0] >= p.off_s - 1e-6:
-                    events.append({"t": round(off[0], 4), "type": "up", "finger": f, "frame": off[1],
+                    t_up, f_up = off[0], off[1]
+                    for th, fh, sh in reversed([h for h in hist if h[0] < off[0]]):
+                        if sh >= p.up_back_level or th < off[0] - p.up_back_s - 1e-6:
+                            break
+                        t_up, f_up = th, fh
+                    events.append({"t": round(t_up, 4), "type": "up", "finger": f, "frame": f_up,
                                    "confidence": round(float(np.mean(off[2])), 3)})
                     self.state[k] = None
                     self.confidence[k] = 0.0

@@ -66,8 +66,9 @@ def train_mlp(X: np.ndarray, y: np.ndarray, *, hidden: int = 16, iters: int = 80
             "W2": P["W2"].tolist(), "b2": float(P["b2"][0])}
 
 
-def record_clip(folder: Path) -> dict[str, Any]:
-    """Run the referee's front end over a rendered clip (every frame) and keep, per frame, the
+def record_clip(folder: Path, stride: int = 2) -> dict[str, Any]:
+    """Run the referee's front end over a rendered clip (one frame in ``stride``, as live: the
+    One-Euro smoothing depends on it) and keep, per processed frame, the
     smoothed climbing-hand landmarks, time, index and hold occlusion (what the contact stage
     receives), plus the route observation, the ground truth and the non-contact events."""
     from vision.bench_judge import _colour_map
@@ -78,7 +79,7 @@ def record_clip(folder: Path) -> dict[str, Any]:
     route = json.loads((folder / "route.json").read_text())
     rec: list[tuple[Any, float, int, Any]] = []
     with VideoReader(folder / "video.mp4") as vr:
-        ref = GrimpeReferee(route, fps=vr.fps, colour_map=_colour_map(gt), stride=1)
+        ref = GrimpeReferee(route, fps=vr.fps, colour_map=_colour_map(gt), stride=stride)
         orig = ref.contacts.update
 
         def spy(lm: Any, t: float, f: int, r: Any, occ: Any = None) -> Any:
@@ -86,8 +87,15 @@ def record_clip(folder: Path) -> dict[str, Any]:
             return orig(lm, t, f, r, occ)
 
         ref.contacts.update = spy  # type: ignore[method-assign]
-        for i, t, fr in vr:
-            ref.update(fr, t, i)
+        while True:
+            if not ref.wants_frame(vr.next_index):
+                if not vr.skip():
+                    break
+                continue
+            item = vr.read()
+            if item is None:
+                break
+            ref.update(item[2], item[1], item[0])
         v = ref.finish()
         ref.close()
     other = [e for e in v["events"] if e["type"] not in ("down", "up")]
@@ -218,12 +226,12 @@ def main(argv: list[str] | None = None) -> int:
     clips = []
     for d in args.clips:
         folder = Path(d)
-        cache = Path(args.cache) / (folder.resolve().as_posix().strip("/").replace("/", "_") + ".pkl") \
+        cache = Path(args.cache) / (folder.resolve().as_posix().strip("/").replace("/", "_") + f"_s{args.stride}.pkl") \
             if args.cache else None
         if cache is not None and cache.is_file():
             clip = pickle.loads(cache.read_bytes())
         else:
-            clip = record_clip(folder)
+            clip = record_clip(folder, args.stride)
             if cache is not None:
                 cache.parent.mkdir(parents=True, exist_ok=True)
                 cache.write_bytes(pickle.dumps(clip))
