@@ -262,3 +262,12 @@ def test_committed_sample_is_consistent(sample: Path):
     assert n == gt["num_frames"]
     ok, img = cv2.VideoCapture(str(sample / gt["video"])).read()
     assert ok and (img.shape[1], img.shape[0]) == tuple(gt["image_size"])
+
+
+def test_seed_lists_parse_ranges_and_reject_bad_text():
+    from vision.synth.seeds import parse_seeds
+
+    assert parse_seeds(["5000-5002", "77"]) == [5000, 5001, 5002, 77]
+    assert parse_seeds("1,2,5-7") == [1, 2, 5, 6, 7]
+    with pytest.raises(ValueError):
+        parse_seeds("x")

@@ -36,21 +36,9 @@ import numpy as np
 from vision.quoridor.geometry import segments_from_walls, square_coords
 from vision.quoridor.watch import GameWatcher
 from vision.synth.quoridor_scene import render_game
+from vision.synth.seeds import parse_seeds
 
 __all__ = ["main", "parse_seeds"]
-
-
-def parse_seeds(items: Sequence[str]) -> list[int]:
-    """``["5000-5003", "77"]`` → ``[5000, 5001, 5002, 5003, 77]``."""
-    out: list[int] = []
-    for it in items:
-        for part in it.split(","):
-            if "-" in part.strip("-"):
-                a, b = part.split("-", 1)
-                out.extend(range(int(a), int(b) + 1))
-            elif part:
-                out.append(int(part))
-    return out
 
 
 def _cells(pawns: Sequence[str | None]) -> np.ndarray:

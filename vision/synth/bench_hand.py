@@ -36,6 +36,7 @@ import cv2
 import numpy as np
 
 from vision.landmarks import FINGER_JOINTS, FINGERTIPS
+from vision.synth.seeds import parse_seeds
 from vision.synth.hand import (
     FINGERS,
     _YAW_NEUTRAL_DEG,
@@ -219,17 +220,6 @@ def make_sample(seed: int, oblique: bool, *, style: HandStyle | None = None) -> 
                   oblique)
 
 
-def _parse_seeds(text: str) -> list[int]:
-    out: list[int] = []
-    for part in text.split(","):
-        if "-" in part:
-            a, b = part.split("-")
-            out.extend(range(int(a), int(b) + 1))
-        elif part:
-            out.append(int(part))
-    return out
-
-
 def _draw(img: np.ndarray, gt: np.ndarray, found: np.ndarray | None, label: str) -> np.ndarray:
     from vision.landmarks import HAND_CONNECTIONS
 
@@ -282,7 +272,7 @@ def main(argv: list[str] | None = None) -> int:
     from vision.hands import HandTracker
 
     try:
-        seeds = _parse_seeds(args.seeds)
+        seeds = parse_seeds(args.seeds)
     except ValueError:
         ap.error(f"--seeds {args.seeds!r}: expected numbers and ranges like 100-159 or 1,2,5-9")
     if not seeds:

@@ -34,21 +34,9 @@ import cv2
 import numpy as np
 
 from vision.landmarks import FINGERTIPS, PALM_LANDMARKS
+from vision.synth.seeds import parse_seeds
 
 TIPS = list(FINGERTIPS.values())
-
-
-def parse_seeds(text: list[str]) -> list[int]:
-    """``["1-3", "7"]`` → [1, 2, 3, 7]."""
-    out: list[int] = []
-    for t in text:
-        for part in t.split(","):
-            if "-" in part.strip("-"):
-                a, b = part.split("-", 1)
-                out.extend(range(int(a), int(b) + 1))
-            elif part:
-                out.append(int(part))
-    return out
 
 
 def palm_size(px: np.ndarray) -> float:

@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from vision.landmarks import HAND_CONNECTIONS
-from vision.synth.bench_scene import parse_seeds
+from vision.synth.seeds import parse_seeds
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPTS = ("clean", "wrong_finger", "card_moved", "used_hold", "empty", "other_hand")
