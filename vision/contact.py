@@ -56,8 +56,8 @@ class ContactParams:
     on_level: float = 0.5
     on_s: float = 0.066
     prestart_s: float = 0.6
-    wrong_level: float = 0.9
-    wrong_s: float = 0.266
+    wrong_level: float = 0.8
+    wrong_s: float = 0.2
     stay_level: float = 0.5
     off_s: float = 0.133
     up_back_level: float = 0.8

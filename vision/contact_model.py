@@ -40,7 +40,7 @@ FEATURE_NAMES: tuple[str, ...] = (
     "geo", "along", "across", "is_zone", "occ",
     "seg_d", "seg_m", "ext", "r_seg_d", "r_seg_m", "r_ext", "rel_d", "rel_ext",
     "speed", "speed_avg", "disp_03", "local_speed", "local_disp_03", "local_arrive_07",
-    "hand_speed", "tip_to_palm",
+    "hand_speed", "tip_to_palm", "dr_seg_d_02", "dr_ext_02", "dgeo_02", "min_r_seg_d_05",
     "f_thumb", "f_index", "f_middle", "f_ring", "f_little",
 )
 
@@ -117,10 +117,12 @@ class ContactFeatures:
         self.baseline_pct = baseline_pct
         self._lengths: deque[np.ndarray] = deque(maxlen=history)
         self._tips: deque[tuple[float, np.ndarray, np.ndarray, np.ndarray]] = deque()
+        self._past: deque[tuple[float, np.ndarray, np.ndarray, list[str | None]]] = deque()
 
     def reset_motion(self) -> None:
         """Forget the motion history (the hand was lost)."""
         self._tips.clear()
+        self._past.clear()
 
     def update(self, lm: np.ndarray, t_s: float, route: RouteObservation,
                occlusion: np.ndarray | None) -> tuple[list[str | None], np.ndarray, np.ndarray]:
@@ -172,11 +174,20 @@ class ContactFeatures:
             elif c is not None and occlusion is not None:
                 occ[k] = float(occlusion[route.holds.index(c)])
         tip_to_palm = np.linalg.norm(tips - centre, axis=1) / palm
+        self._past.append((t_s, R[:, 0].copy(), R[:, 2].copy(), list(targets)))
+        while self._past and self._past[0][0] < t_s - 0.55:
+            self._past.popleft()
+        old = next((q for q in self._past if q[0] >= t_s - 0.2 - 1e-6), self._past[0])
+        dr_seg = R[:, 0] - old[1]
+        dr_ext = R[:, 2] - old[2]
+        dgeo = np.array([1.0 if old[3][k] == targets[k] and targets[k] is not None else 0.0
+                         for k in range(n)], np.float32)
+        min_seg = np.min([q[1] for q in self._past], axis=0)
         X = np.zeros((n, len(FEATURE_NAMES)), np.float32)
         cols = [geo, along, across, is_zone, occ, L[:, 0], L[:, 1], L[:, 2], R[:, 0], R[:, 1],
                 R[:, 2], rel_d, rel_ext, np.minimum(speed, 20), np.minimum(speed_avg, 20), disp,
                 np.minimum(local_speed, 20), ldisp, arrive, np.full(n, min(hand_speed, 20)),
-                tip_to_palm]
+                tip_to_palm, dr_seg, dr_ext, dgeo, min_seg]
         for i, c in enumerate(cols):
             X[:, i] = c
         X[np.arange(n), len(cols) + np.arange(n)] = 1.0
