@@ -183,8 +183,13 @@ class ContactDetector:
 
     def __init__(self, params: ContactParams | None = None, *, model: dict[str, Any] | None = None,
                  colour_map: Any = None) -> None:
-        from vision.contact_model import (FEATURE_NAMES, MODEL_PATH, STAY_FEATURE_NAMES, ContactFeatures,
-                                          ContactNet)
+        from vision.contact_model import (
+            FEATURE_NAMES,
+            MODEL_PATH,
+            STAY_FEATURE_NAMES,
+            ContactFeatures,
+            ContactNet,
+        )
 
         self.p = params or ContactParams()
         if model is None:

@@ -20,7 +20,6 @@ weights are trained from rendered ground truth by :mod:`vision.train_contact` an
 
 from __future__ import annotations
 
-import json
 from collections import deque
 from pathlib import Path
 from typing import Any
@@ -31,8 +30,15 @@ import numpy as np
 from vision.landmarks import FINGER_JOINTS, FINGERS
 from vision.observations import RouteObservation
 
-__all__ = ["FEATURE_NAMES", "STAY_FEATURE_NAMES", "ContactFeatures", "ContactNet", "MODEL_PATH",
-           "StayReference", "best_targets"]
+__all__ = [
+    "FEATURE_NAMES",
+    "MODEL_PATH",
+    "STAY_FEATURE_NAMES",
+    "ContactFeatures",
+    "ContactNet",
+    "StayReference",
+    "best_targets",
+]
 
 MODEL_PATH = Path(__file__).with_name("contact_model.json")
 
@@ -70,7 +76,7 @@ def best_targets(lm: np.ndarray, route: RouteObservation
     for k, f in enumerate(FINGERS):
         j = FINGER_JOINTS[f]
         tip = lm[j.tip]
-        base = lm[j.dip] if f != "thumb" else lm[j.dip]
+        base = lm[j.dip]
         u = tip - lm[j.pip]
         nu = float(np.linalg.norm(u))
         if nu < 1e-6:

@@ -29,10 +29,16 @@ from typing import Any
 
 import numpy as np
 
-from vision.contact_model import FEATURE_NAMES, STAY_FEATURE_NAMES, ContactFeatures, ContactNet, StayReference
+from vision.contact_model import (
+    FEATURE_NAMES,
+    STAY_FEATURE_NAMES,
+    ContactFeatures,
+    ContactNet,
+    StayReference,
+)
 from vision.landmarks import FINGERS
 
-__all__ = ["record_clip", "train_mlp", "main"]
+__all__ = ["main", "record_clip", "train_mlp"]
 
 
 def train_mlp(X: np.ndarray, y: np.ndarray, *, hidden: int = 16, iters: int = 800, lr: float = 0.02,
