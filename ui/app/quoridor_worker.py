@@ -14,6 +14,7 @@ confirmed record by posting ``"sync"`` (the record in notation) after every chan
 
 from __future__ import annotations
 
+import threading
 import time
 import traceback
 from collections.abc import Callable, Sequence
@@ -248,77 +249,61 @@ class QuoridorController(QObject):
             self.on_stopped()
 
 
-class HintWorker(QObject):
-    """Runs :func:`ui.app.quoridor_commands.suggest` on a copy of the game."""
-
-    done = Signal(object)
-    failed = Signal(str)
-    finished = Signal()
-
-    def __init__(self, game: Any, time_s: float) -> None:
-        super().__init__()
-        self.game, self.time_s = game.copy(), float(time_s)
-
-    @Slot()
-    def run(self) -> None:
-        from ui.app.quoridor_commands import suggest
-
-        try:
-            self.done.emit(suggest(self.game, self.time_s))
-        except Exception as exc:  # reaches the user through `failed`
-            self.failed.emit(f"{type(exc).__name__}: {exc}")
-        finally:
-            self.finished.emit()
-
-
 class HintController(QObject):
-    """One hint search at a time; ``on_done(HintResult)``, ``on_failed(text)`` in the GUI
-    thread. ``ply`` remembers which position the hint is for."""
+    """One hint search at a time, in a plain Python thread; ``on_done(HintResult, ply)`` and
+    ``on_failed(text)`` are called in the GUI thread. ``ply`` says which position the hint is
+    for.
+
+    Not a QThread: a QThread whose ``quit`` is queued to the GUI thread cannot end while the GUI
+    thread waits for it (a deadlock, then "destroyed while running" at close). The search
+    thread emits this object's signals; Qt queues them to the GUI thread, where the slots of
+    this class run.
+    """
+
+    _result = Signal(object, int)
+    _error = Signal(str, int)
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.thread: QThread | None = None
-        self.worker: HintWorker | None = None
+        self._thread: threading.Thread | None = None
         self.ply: int | None = None
         self.on_done: Callable[[Any, int | None], None] | None = None
         self.on_failed: Callable[[str], None] | None = None
+        self._result.connect(self._on_result)
+        self._error.connect(self._on_error)
 
     @property
     def busy(self) -> bool:
-        return self.thread is not None
+        return self._thread is not None and self._thread.is_alive()
 
     def start(self, game: Any, time_s: float, ply: int) -> None:
+        """Search a copy of ``game`` for about ``time_s`` seconds."""
         self.wait()
-        worker = HintWorker(game, time_s)
-        thread = QThread()
-        worker.moveToThread(thread)
-        thread.started.connect(worker.run)
-        worker.done.connect(self._done)
-        worker.failed.connect(self._failed)
-        worker.finished.connect(thread.quit)
-        thread.finished.connect(self._finished)
-        self.worker, self.thread, self.ply = worker, thread, ply
-        thread.start()
+        self.ply = ply
+        t = threading.Thread(target=self._work, args=(game.copy(), float(time_s), ply),
+                             name="quoridor-hint", daemon=True)
+        self._thread = t
+        t.start()
 
-    def wait(self, timeout_ms: int = 60_000) -> None:
-        if self.thread is not None:
-            self.thread.wait(timeout_ms)
-            self.thread = self.worker = None
+    def _work(self, game: Any, time_s: float, ply: int) -> None:  # the search thread
+        from ui.app.quoridor_commands import suggest
 
-    @Slot(object)
-    def _done(self, result: object) -> None:
+        try:
+            self._result.emit(suggest(game, time_s), ply)
+        except Exception as exc:  # reaches the user through on_failed
+            self._error.emit(f"{type(exc).__name__}: {exc}", ply)
+
+    def wait(self, timeout_s: float = 60.0) -> None:
+        if self._thread is not None:
+            self._thread.join(timeout_s)
+            self._thread = None
+
+    @Slot(object, int)
+    def _on_result(self, result: object, ply: int) -> None:
         if self.on_done is not None:
-            self.on_done(result, self.ply)
+            self.on_done(result, ply)
 
-    @Slot(str)
-    def _failed(self, text: str) -> None:
+    @Slot(str, int)
+    def _on_error(self, text: str, ply: int) -> None:
         if self.on_failed is not None:
             self.on_failed(text)
-
-    @Slot()
-    def _finished(self) -> None:
-        # ``finished`` is queued from the ending thread: wait for it to be over before the
-        # QThread can be collected ("destroyed while thread is still running" aborts)
-        if self.thread is not None:
-            self.thread.wait()
-        self.thread = self.worker = None
