@@ -339,3 +339,21 @@ def test_four_player_board(qtbot, window):
     assert qs.table.rowCount() == 4 and qs.table.item(0, 2).text() == "4"
     assert qs.board.pawns == ["e2", "b5", "e8", "h5"] and qs.board.walls == ["d5v"]
     shot(win, "quoridor_4p_en")
+
+
+def test_sample_source_uses_the_rendered_sample_once_made(qtbot, window, tmp_path, rendered_game):
+    import shutil
+
+    from ui.app.quoridor_worker import SampleRenderer
+
+    win = window("en", "sample.sqlite3")
+    qs = win.quoridor_screen
+    cached = SampleRenderer.path_in(win.recordings_dir)
+    cached.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy(rendered_game.video_path, cached)  # as if rendered by an earlier run
+    assert qs.open_sample() is True  # opened at once, nothing rendered again
+    assert qs.video.running and not qs.samples.busy
+    assert qs.keeper.session is not None  # a game is started for the camera to fill
+    qtbot.waitUntil(lambda: qs.view.has_frame(), timeout=20000)
+    qs.close_source()
+    assert not qs.video.running and not qs.view.has_frame()

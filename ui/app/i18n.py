@@ -205,10 +205,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
                      "main à droite.", "No video: open a camera or a file, or enter the moves "
                      "by hand on the right."),
     "qr.no_source_short": ("Pas de vidéo", "No video"),
-    "qr.no_sample": ("Pas de vidéo d'exemple de Quoridor (sample_videos/quoridor…) : ouvrez un "
-                     "fichier, par exemple rendu avec `arbitre synth quoridor`.",
-                     "No Quoridor sample video (sample_videos/quoridor…): open a file, e.g. one "
-                     "rendered with `arbitre synth quoridor`."),
+    "qr.rendering_sample": ("Pas de vidéo d'exemple installée : rendu d'une partie de "
+                            "Quoridor (une seule fois, ~15 s)…",
+                            "No sample video installed: rendering a Quoridor game (once, "
+                            "~15 s)…"),
     "qr.searching": ("Recherche du plateau : {problem}", "Looking for the board: {problem}"),
     "qr.found": ("Plateau trouvé, couleurs des pions apprises (image {frame})",
                  "Board found, pawn colours learned (frame {frame})"),

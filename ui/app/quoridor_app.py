@@ -37,10 +37,7 @@ def run_quoridor(
 
     from ui.app import quoridor_commands as qc
     from ui.app.app import default_recordings_dir, make_window
-    from ui.app.i18n import tr
-    from ui.app.quoridor_panel import quoridor_sample_path
     from ui.app.video import VideoSpec
-    from ui.errors import UserError
 
     spec = None
     if video:
@@ -48,11 +45,6 @@ def run_quoridor(
     elif camera is not None:
         w, h = camera_size or (None, None)
         spec = VideoSpec.for_camera(camera, w, h)
-    elif sample:
-        p = quoridor_sample_path()
-        if p is None:
-            raise UserError(tr("qr.no_sample"))
-        spec = VideoSpec.for_file(p)
     app = QApplication.instance() or QApplication([])
     rec_dir = Path(recordings_dir) if recordings_dir else default_recordings_dir(store.path)
     win = make_window(store, rec_dir)
@@ -63,6 +55,8 @@ def run_quoridor(
         qs.run(qc.NewQuoridorGame([], players))
     if spec is not None:
         qs.open_source(spec)
+    elif sample:
+        qs.open_sample()
     if quit_after_s is not None:
         def finish() -> None:
             if screenshot:

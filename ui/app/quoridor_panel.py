@@ -40,7 +40,12 @@ from games.store import StoreError
 from ui.app import quoridor_commands as qc
 from ui.app.i18n import tr
 from ui.app.quoridor_board import PLAYER_QCOLOURS, BoardDiagram
-from ui.app.quoridor_worker import HintController, QuoridorController, QuoridorFrame
+from ui.app.quoridor_worker import (
+    HintController,
+    QuoridorController,
+    QuoridorFrame,
+    SampleRenderer,
+)
 from ui.app.video import SAMPLE_DIR, VideoSpec
 from ui.app.widgets import VideoView
 
@@ -80,6 +85,10 @@ class QuoridorScreen(QWidget):
         self.hints = HintController(self)
         self.hints.on_done = self._hint_done
         self.hints.on_failed = lambda text: self.message.setText(tr("qr.hint_failed", error=text))
+        self.samples = SampleRenderer(self)
+        self.samples.on_done = lambda path: self.open_source(VideoSpec.for_file(path))
+        self.samples.on_failed = lambda text: self.message.setText(
+            tr("live.worker_error", error=text))
         self.hint: qc.HintResult | None = None
         self.hint_time_s = 1.0
         self._synced: list[str] | None = None
@@ -356,16 +365,27 @@ class QuoridorScreen(QWidget):
         if kind == "camera":
             self.open_source(VideoSpec.for_camera(self.camera_spin.value()))
         elif kind == "sample":
-            p = quoridor_sample_path()
-            if p is None:
-                self.message.setText(tr("qr.no_sample"))
-                return
-            self.open_source(VideoSpec.for_file(p))
+            self.open_sample()
         else:
             path, _ = QFileDialog.getOpenFileName(self, tr("menu.open_video"), "",
                                                   "Video (*.mp4 *.mkv *.avi *.mov *.webm)")
             if path:
                 self.open_source(VideoSpec.for_file(path))
+
+    def open_sample(self) -> bool:
+        """Watch the Quoridor sample clip: ``sample_videos/quoridor*/``, else a game rendered
+        once (in a thread, ~15 s) into the recordings folder. True when it opened at once."""
+        p = quoridor_sample_path()
+        rec_dir = Path(getattr(self.win, "recordings_dir", "."))
+        if p is None and SampleRenderer.path_in(rec_dir).is_file():
+            p = SampleRenderer.path_in(rec_dir)
+        if p is not None:
+            self.open_source(VideoSpec.for_file(p))
+            return True
+        self.view.set_message(tr("qr.rendering_sample"))
+        self.video_state.setText(tr("qr.rendering_sample"))
+        self.samples.start(rec_dir)
+        return False
 
     def close_source(self) -> None:
         self.video.stop()
@@ -413,6 +433,7 @@ class QuoridorScreen(QWidget):
         """Stop the watching thread and wait for a hint search (window closing)."""
         self.video.stop()
         self.hints.wait()
+        self.samples.wait()
 
     # --- view -------------------------------------------------------------------------------
     def refresh(self) -> None:
@@ -477,9 +498,10 @@ class QuoridorScreen(QWidget):
         if q is not None:
             frame = "—" if q.frame is None else str(q.frame)
             held = tr("qr.held", n=len(s.held)) if s.held else ""
-            self.alert_label.setPlainText(tr("qr.question_text", ply=q.ply + 1, player=f"P{q.player + 1}",
-                                        frame=frame, observed=q.observed or "?",
-                                        reason=q.reason or "?") + held)
+            self.alert_label.setPlainText(tr("qr.question_text", ply=q.ply + 1,
+                                             player=f"P{q.player + 1}", frame=frame,
+                                             observed=q.observed or "?",
+                                             reason=q.reason or "?") + held)
             self.cand_combo.clear()
             for c in q.candidates:
                 self.cand_combo.addItem(c, c)
@@ -502,7 +524,8 @@ class QuoridorScreen(QWidget):
         cur = self.games_combo.currentData()
         self.games_combo.clear()
         for g in self.keeper.store.games(kind="quoridor", limit=50):
-            label = f"#{g.id} · {', '.join(g.players)} · {tr('status.' + g.status)} · {len(g.moves)}"
+            label = (f"#{g.id} · {', '.join(g.players)} · {tr('status.' + g.status)} · "
+                     f"{len(g.moves)}")
             self.games_combo.addItem(label, g.id)
         i = self.games_combo.findData(cur)
         if i >= 0:

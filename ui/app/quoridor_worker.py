@@ -28,7 +28,11 @@ from PySide6.QtCore import QObject, QThread, Signal, Slot
 from ui.app.video import Frame, FrameSource, VideoSpec
 from ui.app.workers import VideoWorker
 
-__all__ = ["HintController", "QuoridorController", "QuoridorFrame", "QuoridorVideoWorker"]
+__all__ = ["HintController", "QuoridorController", "QuoridorFrame", "QuoridorVideoWorker",
+           "SampleRenderer", "SAMPLE_SEED"]
+
+#: The game rendered as the Quoridor sample when ``sample_videos/`` has none.
+SAMPLE_SEED = 7
 
 
 @dataclass(frozen=True, eq=False)
@@ -207,7 +211,8 @@ class QuoridorController(QObject):
         self.latency_ms = (now - qf.frame.read_at_s) * 1000.0  # type: ignore[union-attr]
         if self._last_shown is not None:
             dt = max(now - self._last_shown, 1e-6)
-            self.display_fps = 1 / dt if self.display_fps == 0 else 0.9 * self.display_fps + 0.1 / dt
+            self.display_fps = (1 / dt if self.display_fps == 0
+                                else 0.9 * self.display_fps + 0.1 / dt)
         self._last_shown = now
         self.frames_shown += 1
         if self.on_frame is not None:
@@ -305,5 +310,63 @@ class HintController(QObject):
 
     @Slot(str, int)
     def _on_error(self, text: str, ply: int) -> None:
+        if self.on_failed is not None:
+            self.on_failed(text)
+
+
+class SampleRenderer(QObject):
+    """Renders a short Quoridor game (:func:`vision.synth.quoridor_scene.render_game`, seed
+    :data:`SAMPLE_SEED`, 960×540, 12 moves) in a plain thread when no sample clip is installed;
+    ``on_done(video_path)`` / ``on_failed(text)`` run in the GUI thread."""
+
+    _done = Signal(str)
+    _error = Signal(str)
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._thread: threading.Thread | None = None
+        self.on_done: Callable[[str], None] | None = None
+        self.on_failed: Callable[[str], None] | None = None
+        self._done.connect(self._on_done)
+        self._error.connect(self._on_error)
+
+    @property
+    def busy(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    @staticmethod
+    def path_in(out_dir: str | Path) -> Path:
+        return Path(out_dir) / f"quoridor_sample_{SAMPLE_SEED}" / "game.mp4"
+
+    def start(self, out_dir: str | Path) -> None:
+        if self.busy:
+            return
+        self._thread = threading.Thread(target=self._work, args=(Path(out_dir),),
+                                        name="quoridor-sample", daemon=True)
+        self._thread.start()
+
+    def _work(self, out_dir: Path) -> None:  # the render thread
+        try:
+            from vision.synth.quoridor_scene import render_game
+
+            target = self.path_in(out_dir)
+            r = render_game(SAMPLE_SEED, target.parent, players=2, max_plies=12,
+                            size=(960, 540))
+            self._done.emit(str(r.video_path))
+        except Exception as exc:  # reaches the user through on_failed
+            self._error.emit(f"{type(exc).__name__}: {exc}")
+
+    def wait(self, timeout_s: float = 120.0) -> None:
+        if self._thread is not None:
+            self._thread.join(timeout_s)
+            self._thread = None
+
+    @Slot(str)
+    def _on_done(self, path: str) -> None:
+        if self.on_done is not None:
+            self.on_done(path)
+
+    @Slot(str)
+    def _on_error(self, text: str) -> None:
         if self.on_failed is not None:
             self.on_failed(text)
