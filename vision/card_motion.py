@@ -41,14 +41,18 @@ class CardMotionDetector:
         route: the route observation (cards' quadrilaterals, or holds without a route file).
         every: check every ``every``-th call (the check costs ~1 ms per card).
         shift_px: shift (pixels) that counts as a movement; default: 4 % of a card's size.
+        max_covered: a card is not judged while more than this fraction of its search box is
+            under the hand mask (the forearm band often grazes a card the hand is not over).
     """
 
     def __init__(self, reference_bgr: np.ndarray, route: RouteObservation, *, every: int = 4,
-                 shift_px: float | None = None, min_score: float = 0.6) -> None:
+                 shift_px: float | None = None, min_score: float = 0.6,
+                 max_covered: float = 0.2) -> None:
         grey = cv2.cvtColor(reference_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
         h, w = grey.shape
         self.every = max(1, int(every))
         self.min_score = min_score
+        self.max_covered = max_covered
         self.patches: list[CardPatch] = []
         self._calls = 0
         if route.cards:
@@ -97,7 +101,7 @@ class CardMotionDetector:
                 continue
             x0, y0, x1, y1 = cp.box
             sx0, sy0, sx1, sy1 = max(0, x0 - m), max(0, y0 - m), min(w, x1 + m), min(h, y1 + m)
-            if hand_mask is not None and hand_mask[sy0:sy1, sx0:sx1].any():
+            if hand_mask is not None and hand_mask[sy0:sy1, sx0:sx1].mean() > self.max_covered:
                 continue  # the hand is over it (or its shadow may be): no verdict now
             region = cv2.cvtColor(frame_bgr[sy0:sy1, sx0:sx1], cv2.COLOR_BGR2GRAY).astype(np.float32)
             if region.shape[0] < cp.patch.shape[0] or region.shape[1] < cp.patch.shape[1]:
