@@ -209,6 +209,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
                             "Quoridor (une seule fois, ~15 s)…",
                             "No sample video installed: rendering a Quoridor game (once, "
                             "~15 s)…"),
+    "qr.reopen_source": ("Le nombre de joueurs a changé : la vidéo est fermée, ouvrez-la à "
+                         "nouveau pour cette partie.", "The number of players changed: the "
+                         "video was closed; open it again for this game."),
     "qr.searching": ("Recherche du plateau : {problem}", "Looking for the board: {problem}"),
     "qr.found": ("Plateau trouvé, couleurs des pions apprises (image {frame})",
                  "Board found, pawn colours learned (frame {frame})"),

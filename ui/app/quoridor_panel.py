@@ -425,6 +425,11 @@ class QuoridorScreen(QWidget):
         s = self.keeper.session
         if s is None or s.question is not None or not self.video.running:
             return
+        worker = self.video.worker
+        if worker is not None and worker.watcher.players != s.num_players:
+            self.close_source()  # a watcher learns 2 or 4 pawns: open the source again
+            self.message.setText(tr("qr.reopen_source"))
+            return
         if s.record != self._synced:
             self.video.sync(s.record)
             self._synced = s.record

@@ -100,7 +100,10 @@ class QuoridorVideoWorker(VideoWorker):
             except Exception:  # queue.Empty
                 break
             if cmd == "sync":
-                self._sync(list(payload))
+                try:
+                    self._sync(list(payload))
+                except ValueError as exc:  # a record the watcher's game cannot take
+                    self.failed.emit(f"cannot follow the record {' '.join(payload)}: {exc}")
             else:
                 keep.append((cmd, payload))
         for item in keep:
