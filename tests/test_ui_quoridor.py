@@ -357,3 +357,22 @@ def test_sample_source_uses_the_rendered_sample_once_made(qtbot, window, tmp_pat
     qtbot.waitUntil(lambda: qs.view.has_frame(), timeout=20000)
     qs.close_source()
     assert not qs.video.running and not qs.view.has_frame()
+
+
+def test_worker_follows_the_kept_record_when_told(qtbot, tmp_path, rendered_game):
+    from ui.app.quoridor_worker import QuoridorVideoWorker
+    from ui.app.video import FrameSource, VideoSpec
+
+    spec = VideoSpec.for_file(rendered_game.video_path, realtime=False)
+    worker = QuoridorVideoWorker(spec, tmp_path, players=2, record=["e2", "e8"])
+    assert worker.watcher.game.pawn_squares() == ["e2", "e8"]
+    errors: list[str] = []
+    worker.failed.connect(errors.append)
+    worker.post("sync", ["e2", "e8", "e3h"])
+    worker._drain_commands(FrameSource(spec))  # what the loop does before each frame
+    assert worker.watcher.record == ["e2", "e8", "e3h"]
+    assert worker.watcher.game.walls_left() == [9, 10]
+    worker.post("sync", ["e2", "e2"])  # not a legal record: reported, the game stays
+    worker._drain_commands(FrameSource(spec))
+    assert errors and "e2 e2" in errors[0]
+    assert worker.watcher.record == ["e2", "e8", "e3h"]
