@@ -30,6 +30,7 @@ class CardPatch:
     patch: np.ndarray
     strikes: int = 0
     reported: bool = False
+    last_shift: tuple[int, int] | None = None
 
 
 class CardMotionDetector:
@@ -41,12 +42,15 @@ class CardMotionDetector:
         route: the route observation (cards' quadrilaterals, or holds without a route file).
         every: check every ``every``-th call (the check costs ~1 ms per card).
         shift_px: shift (pixels) that counts as a movement; default: 4 % of a card's size.
+        min_score: a card counts as moved when it is found again (normalised correlation at
+            least this) shifted by more than ``shift_px``, the same way on two checks in a row; a
+            poor match alone is no evidence (a hand or its shadow over the card does that).
         max_covered: a card is not judged while more than this fraction of its search box is
             under the hand mask (the forearm band often grazes a card the hand is not over).
     """
 
     def __init__(self, reference_bgr: np.ndarray, route: RouteObservation, *, every: int = 4,
-                 shift_px: float | None = None, min_score: float = 0.6,
+                 shift_px: float | None = None, min_score: float = 0.4,
                  max_covered: float = 0.2) -> None:
         grey = cv2.cvtColor(reference_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
         h, w = grey.shape
@@ -110,8 +114,12 @@ class CardMotionDetector:
             _, score, _, loc = cv2.minMaxLoc(res)
             dx, dy = loc[0] + sx0 - x0, loc[1] + sy0 - y0
             shift = float(np.hypot(dx, dy))
-            moved = shift > self.shift_px or score < self.min_score
-            cp.strikes = cp.strikes + 1 if moved else 0
+            # a moved card is found again, shifted the same way twice in a row; a poor match
+            # alone is no evidence (a hand or its shadow over the card does that)
+            moved = shift > self.shift_px and score >= self.min_score
+            same = cp.last_shift is not None and abs(dx - cp.last_shift[0]) <= 2 and abs(dy - cp.last_shift[1]) <= 2
+            cp.strikes = (cp.strikes + 1 if same else 1) if moved else 0
+            cp.last_shift = (dx, dy) if moved else None
             if cp.strikes >= 2:
                 cp.reported = True
                 conf = float(np.clip(max(shift / (2 * self.shift_px), (1 - score) / 0.5), 0.5, 1.0))
