@@ -139,3 +139,20 @@ def test_closing_the_source_mid_attempt_closes_the_recording_cleanly(qtbot, cont
     assert res.reason == "source closed" and res.frames > 0
     side = read_sidecar(res.paths.sidecar)
     assert side.complete and len(side.frames) == res.frames
+
+
+def test_judge_controller_wait_returns_when_the_job_ends(qtbot, tmp_path):
+    """The GUI may block in wait() on a judging thread: the thread must end by itself (its quit
+    must not be queued to the blocked GUI thread), and the failure still reaches the user."""
+    from ui.app.workers import JudgeController
+
+    ctl = JudgeController()
+    failures: list[str] = []
+    ctl.on_failed = failures.append
+    ctl.start(tmp_path / "no_such_video.mp4", tmp_path / "out")
+    t0 = time.monotonic()
+    ctl.wait(20_000)
+    assert time.monotonic() - t0 < 10.0, "wait() ran into its timeout: the thread never quit"
+    assert not ctl.busy
+    qtbot.waitUntil(lambda: bool(failures), timeout=5000)
+    assert "no_such_video.mp4" in failures[0]

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from PySide6.QtCore import QObject, QThread, Signal, Slot
+from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
 
 from ui.app.video import Frame, FrameSource, VideoSpec
 from ui.app.workers import VideoWorker
@@ -184,7 +184,9 @@ class QuoridorController(QObject):
         worker.sourceBack.connect(self._back)
         worker.ended.connect(self._ended)
         worker.failed.connect(self._failed)
-        worker.finished.connect(thread.quit)
+        # Direct: quit from the worker thread itself. Queued, it would wait for the GUI thread,
+        # which may be blocked in wait() on this very thread (deadlock, then abort at exit).
+        worker.finished.connect(thread.quit, Qt.ConnectionType.DirectConnection)
         thread.finished.connect(self._thread_done)
         self.worker, self.thread = worker, thread
         self.frames_shown, self._last_shown, self.ended = 0, None, False

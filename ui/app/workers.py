@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from PySide6.QtCore import QObject, QThread, Signal, Slot
+from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
 
 from ui.app.recording import AttemptRecorder, RecordingPaths
 from ui.app.referee import AutoAttempt, LiveReferee, RefereeFrame
@@ -323,7 +323,9 @@ class VideoController(QObject):
         worker.note.connect(self._note)
         worker.attemptStarted.connect(self._attempt_started)
         worker.attemptFinished.connect(self._attempt_finished)
-        worker.finished.connect(thread.quit)
+        # Direct: quit from the worker thread itself. Queued, it would wait for the GUI thread,
+        # which may be blocked in wait() on this very thread (deadlock, then abort at exit).
+        worker.finished.connect(thread.quit, Qt.ConnectionType.DirectConnection)
         thread.finished.connect(self._thread_done)
         self.worker, self.thread = worker, thread
         self.frames_shown = 0
@@ -459,7 +461,9 @@ class JudgeController(QObject):
         worker.progress.connect(self._progress)
         worker.done.connect(self._done)
         worker.failed.connect(self._failed)
-        worker.finished.connect(thread.quit)
+        # Direct: quit from the worker thread itself. Queued, it would wait for the GUI thread,
+        # which may be blocked in wait() on this very thread (deadlock, then abort at exit).
+        worker.finished.connect(thread.quit, Qt.ConnectionType.DirectConnection)
         thread.finished.connect(self._finished)
         self.worker, self.thread = worker, thread
         thread.start()
