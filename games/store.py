@@ -264,6 +264,17 @@ class GameStore:
                 (status, json.dumps(result, sort_keys=True), time.time(), game_id),
             )
 
+    def reopen_game(self, game_id: int) -> None:
+        """A finished game goes on again (its winning move was taken back): status ``active``,
+        no result, no end time."""
+        with self._tx() as db:
+            self._require_game(db, game_id)
+            db.execute(
+                "UPDATE games SET status = 'active', result_json = NULL, finished_at = NULL "
+                "WHERE id = ?",
+                (game_id,),
+            )
+
     def game(self, game_id: int) -> StoredGame:
         row = self._db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:

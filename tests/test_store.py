@@ -28,6 +28,11 @@ def test_game_moves_and_attempts_survive_reopening(tmp_path):
         assert a.overrides == [{"kind": "cancel_fault"}]
         assert s.undo_move(gid) == "e3h"
         assert s.game(gid).moves == ("e2", "e8")
+        s.finish_game(gid, {"winners": ["Alice"]})
+        assert s.game(gid).status == "finished" and s.game(gid).finished_at
+        s.reopen_game(gid)
+        g = s.game(gid)
+        assert (g.status, g.result, g.finished_at) == ("active", None, None)
 
 
 def test_a_failed_write_leaves_earlier_data_intact(tmp_path):

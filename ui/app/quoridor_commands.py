@@ -260,7 +260,7 @@ class QuoridorSession:
         self.store.undo_move(self.game_id)
         if was_over and self.finished:
             # the winning move was taken back: the game goes on
-            self.store.finish_game(self.game_id, None, status="active")  # type: ignore[arg-type]
+            self.store.reopen_game(self.game_id)
             self.finished = False
         self.question = None
         self.held = []

@@ -127,7 +127,7 @@ class QuoridorVideoWorker(VideoWorker):
             self.boardFound.emit(frame.index)
         if events:
             self.moveEvents.emit(list(events))
-        reading = getattr(w, "_last_reading", None)
+        reading = w.last_reading
         if w.pose is not None:
             img = annotate(frame.image_bgr, w.pose, reading)
             state = "unsure" if reading is None else (

@@ -258,6 +258,12 @@ class GameWatcher:
         d = float(reading.pawn_distance[me])
         return float(np.clip(1.0 - d / BoardReader.PAWN_THRESHOLD, 0.05, 1.0))
 
+    @property
+    def last_reading(self) -> BoardReading | None:
+        """The reading of the last frame given to :meth:`update` (None before the board is
+        found); for drawing, never to be changed."""
+        return self._last_reading
+
     def summary(self) -> dict[str, Any]:
         """``{"players", "moves", "uncertain": [{"ply", "frame", "candidates", ...}]}``."""
         return {
