@@ -77,10 +77,30 @@ def _judge_in_terminal(args: argparse.Namespace) -> int:
     if clip is not None:
         print(f"Judging the sample video {clip.relative_to(ROOT)}/video.mp4 …", file=sys.stderr)
         argv = ["grimpe", "judge-video", str(clip / "video.mp4"), "--route", str(clip / "route.json")]
-        return main(argv + (["--json"] if args.json else []))
+        code = main(argv + (["--json"] if args.json else []))
+        _print_ground_truth(clip)
+        return code
     example = SAMPLES / "example_climb"
     if not (example / "route.json").exists():
         raise UserError(f"the bundled sample is missing from {SAMPLES}; reinstall Arbitre")
     print(f"Judging the example climb {example.relative_to(ROOT)}/events.jsonl …", file=sys.stderr)
     argv = ["grimpe", "judge", str(example / "route.json"), str(example / "events.jsonl")]
     return main(argv + (["--json"] if args.json else []))
+
+
+def _print_ground_truth(clip: Path) -> None:
+    """The sample is synthetic: say what really happened in it, so the referee can be checked."""
+    import json
+
+    try:
+        expected = json.loads((clip / "ground_truth.json").read_text(encoding="utf-8"))[
+            "expected_verdict"]
+    except (OSError, ValueError, KeyError):
+        return
+    fault = (expected.get("fault") or {}).get("code")
+    print(
+        f"Ground truth of this synthetic clip: {expected.get('result')}"
+        f"{' (' + fault + ')' if fault else ''}, {expected.get('score')} pts, "
+        f"{len(expected.get('moves') or [])} moves (sample_videos/{clip.name}/ground_truth.json).",
+        file=sys.stderr,
+    )
