@@ -9,7 +9,7 @@ user; nothing is written when they do.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,6 +27,7 @@ from games.grimpe.climb import RouteHolds
 from games.grimpe.game import PlaceCard
 from games.grimpe.overrides import review
 from games.store import GameStore
+from ui.app.keeper import Keeper
 from ui.app.session import GrimpeSession, SessionError
 
 __all__ = [
@@ -53,38 +54,16 @@ class Command:
         raise NotImplementedError
 
 
-class GameKeeper:
-    """The dashboard's model: the database and the game being kept (or None).
+class GameKeeper(Keeper[GrimpeSession]):
+    """The dashboard's model: the database and the Grimpe game being kept (or None).
 
     Widgets subscribe with :meth:`subscribe` and are called after every command that ran.
     """
 
-    def __init__(self, store: GameStore) -> None:
-        self.store = store
-        self.session: GrimpeSession | None = None
-        self._listeners: list[Callable[[], None]] = []
+    session_error = SessionError
 
-    def subscribe(self, listener: Callable[[], None]) -> None:
-        self._listeners.append(listener)
-
-    def notify(self) -> None:
-        for fn in list(self._listeners):
-            fn()
-
-    def run(self, command: Command) -> Any:
-        result = command.run(self)
-        self.notify()
-        return result
-
-    def require_session(self) -> GrimpeSession:
-        if self.session is None:
-            raise SessionError("no game in progress: start a new game or resume one")
-        return self.session
-
-    def resume_latest(self) -> GrimpeSession | None:
-        self.session = GrimpeSession.latest_active(self.store)
-        self.notify()
-        return self.session
+    def latest_active_session(self) -> GrimpeSession | None:
+        return GrimpeSession.latest_active(self.store)
 
 
 @dataclass(frozen=True)

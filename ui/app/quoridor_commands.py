@@ -16,7 +16,7 @@ user instances. Every move, whoever gives it, is judged by the engine; an illega
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,6 +24,7 @@ from typing import Any
 from games.base import IllegalMove, NotationError
 from games.quoridor import QuoridorGame, parse_move
 from games.store import GameStore
+from ui.app.keeper import Keeper
 
 __all__ = [
     "CameraEvent",
@@ -348,35 +349,14 @@ class QuoridorSession:
 # --- commands ----------------------------------------------------------------------------
 
 
-class QuoridorKeeper:
+class QuoridorKeeper(Keeper[QuoridorSession]):
     """The panel's model: the database and the Quoridor game being kept (or None)."""
 
-    def __init__(self, store: GameStore) -> None:
-        self.store = store
-        self.session: QuoridorSession | None = None
-        self._listeners: list[Callable[[], None]] = []
+    session_error = SessionError
+    no_session_message = "no Quoridor game in progress: start a new game or resume one"
 
-    def subscribe(self, listener: Callable[[], None]) -> None:
-        self._listeners.append(listener)
-
-    def notify(self) -> None:
-        for fn in list(self._listeners):
-            fn()
-
-    def run(self, command: QuoridorCommand) -> Any:
-        result = command.run(self)
-        self.notify()
-        return result
-
-    def require_session(self) -> QuoridorSession:
-        if self.session is None:
-            raise SessionError("no Quoridor game in progress: start a new game or resume one")
-        return self.session
-
-    def resume_latest(self) -> QuoridorSession | None:
-        self.session = QuoridorSession.latest_active(self.store)
-        self.notify()
-        return self.session
+    def latest_active_session(self) -> QuoridorSession | None:
+        return QuoridorSession.latest_active(self.store)
 
 
 class QuoridorCommand:
