@@ -220,3 +220,28 @@ def test_review_opens_any_video_judged_in_a_worker(qtbot, window, tmp_path):
     assert rs.frame == 29 and "30 / 30" in rs.frame_label.text()
     rs.next_event()  # no event: stays
     assert rs.frame == 29
+
+
+def test_history_lists_quoridor_games_and_resumes_them_on_their_screen(window, tmp_path):
+    win = window("en")
+    store = win.keeper.store
+    qid = store.start_game("quoridor", ["Ana", "Ben"], {"num_players": 2})
+    for m in ("e2", "e8", "e3h"):
+        store.add_move(qid, m)
+    gid = store.start_game("grimpe", ["Zoé"], {"rounds": 5})
+    hs = win.history_screen
+    hs.refresh()
+    assert set(hs._game_ids) >= {qid, gid}
+    row = hs._game_ids.index(qid)
+    assert hs.games.item(row, 2).text() == "quoridor"
+    hs.games.selectRow(row)
+    assert hs.attempts.rowCount() == 3
+    assert [hs.attempts.item(i, 2).text() for i in range(3)] == ["e2", "e8", "e3h"]
+    assert hs.attempts.item(1, 1).text() == "P2 Ben"
+    hs.review_selected()  # a Quoridor move is not an attempt: nothing happens
+    hs.resume_selected()
+    assert win.tabs.currentWidget() is win.quoridor_screen
+    session = win.quoridor_screen.keeper.session
+    assert session is not None and session.game_id == qid
+    assert session.game.record_text() == "e2 e8 e3h"
+    shot(win.history_screen, "history_with_quoridor_en")

@@ -158,6 +158,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "history.refresh": ("Actualiser", "Refresh"),
     "history.resume": ("Reprendre la partie", "Resume game"),
     "history.review": ("Revoir l'essai", "Review attempt"),
+    "history.move_cols": ("Coup|Joueur|Notation", "Ply|Player|Move"),
     "history.cols": ("N°|Date|Jeu|État|Joueurs|Résultat", "#|Date|Game|Status|Players|Result"),
     "history.attempt_cols": ("N°|Manche|Joueur|Auto|Retenu|Points|Vidéo",
                              "#|Round|Player|Auto|Final|Points|Video"),

@@ -875,18 +875,20 @@ class HistoryScreen(QWidget):
         lay.addLayout(bar)
         lay.addWidget(split, 1)
         self._game_ids: list[int] = []
+        self._game_kinds: list[str] = []
         self._attempt_ids: list[int] = []
         win.keeper.subscribe(self.refresh)
         self.refresh()
 
     def refresh(self) -> None:
         store = self.win.keeper.store
-        games = store.games(kind="grimpe", limit=200)
+        games = store.games(limit=200)  # every kind: Grimpe and Quoridor
         cols = tr("history.cols").split("|")
         self.games.setColumnCount(len(cols))
         self.games.setHorizontalHeaderLabels(cols)
         self.games.setRowCount(len(games))
         self._game_ids = [g.id for g in games]
+        self._game_kinds = [g.kind for g in games]
         for i, g in enumerate(games):
             res = ", ".join((g.result or {}).get("winners", []))
             vals = [g.id, time.strftime("%Y-%m-%d %H:%M", time.localtime(g.created_at)), g.kind,
@@ -904,8 +906,15 @@ class HistoryScreen(QWidget):
         rows = self.games.selectionModel().selectedRows()
         return self._game_ids[rows[0].row()] if rows else None
 
+    def selected_kind(self) -> str | None:
+        rows = self.games.selectionModel().selectedRows()
+        return self._game_kinds[rows[0].row()] if rows else None
+
     def _game_selected(self) -> None:
         gid = self.selected_game()
+        if gid is not None and self.selected_kind() == "quoridor":
+            self._show_moves(gid)
+            return
         atts = self.win.keeper.store.attempts(gid) if gid is not None else []
         cols = tr("history.attempt_cols").split("|")
         self.attempts.setColumnCount(len(cols))
@@ -921,15 +930,36 @@ class HistoryScreen(QWidget):
         self.attempts.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.attempts.horizontalHeader().setStretchLastSection(True)
 
+    def _show_moves(self, game_id: int) -> None:
+        """A Quoridor game's record, one move a row (it has no attempts)."""
+        game = self.win.keeper.store.game(game_id)
+        moves, players = game.moves, game.players or ("?",)
+        cols = tr("history.move_cols").split("|")
+        self.attempts.setColumnCount(len(cols))
+        self.attempts.setHorizontalHeaderLabels(cols)
+        self.attempts.setRowCount(len(moves))
+        self._attempt_ids = []
+        for i, m in enumerate(moves):
+            seat = i % len(players)
+            for j, v in enumerate((i + 1, f"P{seat + 1} {players[seat]}", m)):
+                self.attempts.setItem(i, j, QTableWidgetItem(str(v)))
+
     def resume_selected(self) -> None:
         gid = self.selected_game()
+        if gid is not None and self.selected_kind() == "quoridor":
+            from ui.app.quoridor_commands import OpenQuoridorGame
+
+            screen = self.win.quoridor_screen
+            if screen.run(OpenQuoridorGame(gid)) is not None:
+                self.win.tabs.setCurrentWidget(screen)
+            return
         if gid is not None:
             self.win.run_command(cmd.OpenGame(gid), None)
             self.win.tabs.setCurrentWidget(self.win.game_screen)
 
     def review_selected(self) -> None:
         rows = self.attempts.selectionModel().selectedRows()
-        if rows:
+        if rows and self._attempt_ids:
             self.win.review_screen.open_attempt(self._attempt_ids[rows[0].row()])
             self.win.tabs.setCurrentWidget(self.win.review_screen)
 
@@ -963,6 +993,7 @@ class MainWindow(QMainWindow):
         from ui.app.quoridor_panel import QuoridorScreen
 
         self.quoridor_screen = QuoridorScreen(self)
+        self.quoridor_screen.keeper.subscribe(self.history_screen.refresh)
         self.tabs.addTab(self.game_screen, tr("tab.game"))
         self.tabs.addTab(self.live_screen, tr("tab.live"))
         self.tabs.addTab(self.review_screen, tr("tab.review"))
