@@ -81,3 +81,47 @@ def test_training_is_deterministic_and_learns() -> None:
     assert a == b
     net = ContactNet(dict(a, features=["a", "b", "c", "d"]), ("a", "b", "c", "d"))
     assert float(((net.predict(X) > 0.5) == (y > 0.5)).mean()) >= 0.9
+
+
+def _route_of_clip():
+    """The route observation the referee builds from the sample clip's first frame."""
+    route = json.loads((CLIP / "route.json").read_text())
+    gt = json.loads((CLIP / "ground_truth.json").read_text())
+    ref = GrimpeReferee(route, fps=gt["fps"])
+    with VideoReader(CLIP / "video.mp4") as vr:
+        for i, t, frame in vr:
+            ref.update(frame, t, i)
+            if ref.route is not None:
+                break
+    ref.close()
+    return ref.route
+
+
+@pytest.mark.parametrize(("p_index", "end_s", "found"), [(0.3, 0.5, True), (0.05, 0.5, False),
+                                                         (0.3, 0.2, False)])
+def test_missed_placement_is_rescued_when_the_last_finger_lifts(p_index: float, end_s: float,
+                                                                found: bool) -> None:
+    """The decoder's move-structure rule: when the only finger down lifts, the other finger's
+    recent run over a hold (weak but above ``rescue_level``, lasting until the lift) is put
+    down, dated to the start of that run; too weak or long gone, nothing is invented."""
+    from vision.contact import ContactDetector
+
+    route = _route_of_clip()
+    assert route is not None and len(route.holds)
+    hold = route.holds.ids[0]
+    det = ContactDetector()
+    det.started = True
+    det.state[0] = "start"  # the thumb is the anchor about to lift
+    lm = np.random.default_rng(0).uniform(100.0, 200.0, (21, 2)).astype(np.float32)
+    for i in range(8):  # 15 processed frames/s, the index over the hold from 0.0 s to end_s
+        t = i / 15
+        cands = [None, hold if t <= end_s + 1e-6 else None, None, None, None]
+        prob = np.array([0.9, p_index if cands[1] else 0.0, 0, 0, 0], np.float32)
+        det._recent.append((t, 2 * i, cands, prob, lm))
+    ev = det._rescue(0, 7 / 15, route)
+    if not found:
+        assert ev is None and det.state[1] is None
+        return
+    assert ev is not None and ev["type"] == "down" and ev["finger"] == "index" and ev["target"] == hold
+    assert ev["t"] == 0.0 and ev["frame"] == 0
+    assert det.state[1] == hold

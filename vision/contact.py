@@ -37,6 +37,8 @@ class ContactParams:
             finger's line a hold centre may be (fraction of its radius plus ``across_min`` palm).
         on_level: P(pressing) above which a finger counts as going down.
         on_s: time P must stay above ``on_level`` on the same target to put a finger down.
+        keep_level: once a run above ``on_level`` has begun, a frame with P down to
+            ``keep_level`` on the same target does not break it (MediaPipe's tip jitters).
         prestart_s: before any finger is down on the start zone, a contact elsewhere must last
             this long (a climber starts on the start zone; a resting finger is not a start).
         wrong_level, wrong_s: the higher bar and longer time for a finger going into a hold of
@@ -46,6 +48,12 @@ class ContactParams:
         up_back_level, up_back_s: a lift is dated back to where P(still down) first fell below
             ``up_back_level`` (at most ``up_back_s`` earlier; 0 by default: on the dev clips it
             did not help).
+        rescue_s, rescue_level, rescue_min_s: when the last finger down lifts while no other
+            finger is down (a ``no_contact`` fault in the rules, but far more often a placement
+            the classifier missed), the last ``rescue_s`` are re-examined: the other finger's
+            longest run on one hold (or the finish zone) with P above ``rescue_level`` (at least ``rescue_min_s``)
+            is put down, dated to the start of that run, just before the lift; the run must last
+            until ``rescue_gap_s`` before the lift (the placed finger is still there). 0 disables.
     """
 
     along_expected: float = -0.2
@@ -55,13 +63,18 @@ class ContactParams:
     across_min: float = 0.04
     on_level: float = 0.5
     on_s: float = 0.066
+    keep_level: float = 0.3
     prestart_s: float = 0.6
     wrong_level: float = 0.8
     wrong_s: float = 0.2
-    stay_level: float = 0.5
-    off_s: float = 0.133
+    stay_level: float = 0.3
+    off_s: float = 0.2
     up_back_level: float = 0.8
     up_back_s: float = 0.0
+    rescue_s: float = 1.0
+    rescue_level: float = 0.1
+    rescue_min_s: float = 0.066
+    rescue_gap_s: float = 0.1
 
 
 def _finger_axes(lm: np.ndarray, finger: str) -> tuple[np.ndarray, np.ndarray, float]:
@@ -213,6 +226,50 @@ class ContactDetector:
         self._refs: list[Any] = [None] * n
         self._stay_hist: list[list[tuple[float, int, float]]] = [[] for _ in range(n)]
         self._colours: dict[str, str] | None = None
+        self._recent: list[tuple[float, int, list[str | None], np.ndarray, np.ndarray | None]] = []
+
+    def _rescue(self, k_up: int, t_s: float, route: RouteObservation) -> dict[str, Any] | None:
+        """The most likely missed placement of another finger in the last ``rescue_s`` (see
+        :class:`ContactParams`), as a down event (and the finger's state set), or None."""
+        p = self.p
+        best: tuple[float, int, str, int] | None = None  # (score, finger, target, first row)
+        rows = [r for r in self._recent if r[0] >= t_s - p.rescue_s - 1e-6]
+        for k in range(len(FINGERS)):
+            if k == k_up or self.state[k] is not None:
+                continue
+            i = 0
+            while i < len(rows):
+                c = rows[i][2][k]
+                # the finish zone is the last move (nothing to lift after it): any finger over it
+                level = 0.0 if c == "finish" else p.rescue_level
+                gap = p.rescue_s if c == "finish" else p.rescue_gap_s
+                if c is None or c == "start" or rows[i][3][k] < level:
+                    i += 1
+                    continue
+                j = i
+                while j + 1 < len(rows) and rows[j + 1][2][k] == c and rows[j + 1][3][k] >= level:
+                    j += 1
+                dur = rows[j][0] - rows[i][0]
+                if dur >= p.rescue_min_s - 1e-6 and rows[-1][0] - rows[j][0] <= gap + 1e-6:
+                    score = float(sum(r[3][k] for r in rows[i:j + 1]))
+                    if best is None or score > best[0]:
+                        best = (score, k, c, i)
+                i = j + 1
+        if best is None:
+            return None
+        _, k, c, i = best
+        t0, f0, _, _, lm0 = rows[i]
+        if lm0 is None:
+            return None
+        conf = float(np.clip(np.mean([r[3][k] for r in rows[i:] if r[2][k] == c]), 0, 1))
+        self.state[k] = c
+        self.confidence[k] = conf
+        self._stay_hist[k] = []
+        self._refs[k] = self._reference(lm0, k, t0, c, route)
+        self._off[k] = None
+        self._run[k] = None
+        return {"t": round(t0, 4), "type": "down", "finger": FINGERS[k], "target": c, "frame": f0,
+                "confidence": round(conf, 3)}
 
     def _right_colour(self, k: int, target: str, route: RouteObservation) -> bool:
         if target in ("start", "finish"):
@@ -249,10 +306,16 @@ class ContactDetector:
             cands, X, points = self.features.update(lm, t_s, route, occlusion)
             prob = self.on_net.predict(X)
             prob = np.where([c is not None for c in cands], prob, 0.0).astype(np.float32)
+        if p.rescue_s > 0:
+            self._recent.append((t_s, frame_index, list(cands), prob.copy(), None if lm is None else lm.copy()))
+            while self._recent and self._recent[0][0] < t_s - p.rescue_s - 0.1:
+                self._recent.pop(0)
         for k, f in enumerate(FINGERS):
             cur = self.state[k]
             if cur is None:
-                c = cands[k] if prob[k] >= p.on_level else None
+                run0 = self._run[k]
+                level = p.keep_level if run0 is not None and run0[0] == cands[k] else p.on_level
+                c = cands[k] if prob[k] >= level else None
                 wrong = c is not None and not self._right_colour(k, c, route)
                 if wrong and prob[k] < p.wrong_level:
                     c = None
@@ -316,6 +379,11 @@ class ContactDetector:
                         if sh >= p.up_back_level or th < off[0] - p.up_back_s - 1e-6:
                             break
                         t_up, f_up = th, fh
+                    if p.rescue_s > 0 and self.started and all(
+                            self.state[j] is None for j in range(n) if j != k):
+                        res = self._rescue(k, t_s, route)
+                        if res is not None:
+                            events.append(res)
                     events.append({"t": round(t_up, 4), "type": "up", "finger": f, "frame": f_up,
                                    "confidence": round(float(np.mean(off[2])), 3)})
                     self.state[k] = None
