@@ -15,14 +15,22 @@ holds a scene is reused). Seed ``s`` gives one climb whose script and camera cyc
 - speed: frames/s of the whole referee (decoding included) and of a bare MediaPipe loop over
   the same frames, on every rendered size (640x480 and 1280x720 when rendered), and the ratio.
 
-Measured (2026-11-29, seeds 4001-4016 never used in development, 2 cores, load ~2.2; contact
-model of ``vision/contact_model.json`` trained on 27 other rendered clips):
-holds precision 1.000 / recall 0.983 with the route file (ring detector alone 0.980 / 0.983),
-colours 100 %, centre 0.24 px (0.21 mm); contact events precision 0.757, recall 0.737,
-F1 0.747 at 0.2 s (was 0.43 on seeds 2001-2008 with the hand-tuned detector); verdicts 4/16;
-real footage: hand in 202/202 frames; speed 91 frames/s at 640x480 (ratio 0.63 to bare
-MediaPipe on the same frames, 1.20 to MediaPipe on every frame), 54 frames/s at 1280x720
-(0.44 / 0.75).
+Measured (2026-11-29, seeds 6001-6016 never used in development, 2 cores, load ~2; contact
+model of ``vision/contact_model.json`` trained on 43 other rendered clips: the 27 before plus
+dev seeds 5001-5016; decoder with the "missed placement" rescue of :class:`vision.contact.ContactParams`):
+
+    python -m vision.bench_judge --seeds $(seq 6001 6016) --workdir /tmp/h11/bench
+
+holds precision 1.000 / recall 0.994 with the route file (ring detector alone 0.994 / 0.994),
+colours 100 %, centre 0.22 px (0.20 mm); contact events precision 0.779, recall 0.814,
+F1 0.796 at 0.2 s; verdicts 6/16 (misses: 6 no_contact, 2 early_place, 1 restart_zone,
+1 wrong_finger on a no_contact climb); real footage: hand in 202/202 frames; speed 85
+frames/s at 640x480 (ratio 0.54 to bare MediaPipe on the same frames, 1.11 to MediaPipe on
+every frame), 50 frames/s at 1280x720 (0.37 / 0.69). Same seeds, one MediaPipe run replayed
+through each decoder/model (offline, so slightly different from the live run): previous model
+and decoder F1 0.728 (recall 0.712), verdicts 3/16; new decoder only 0.723, 4/16; new decoder
+and model 0.776 (recall 0.788), 6/16. Previous figures (seeds 4001-4016, 27-clip model, no
+rescue): events F1 0.747 (recall 0.737), verdicts 4/16.
 """
 
 from __future__ import annotations
