@@ -29,8 +29,10 @@ frames/s at 640x480 (ratio 0.54 to bare MediaPipe on the same frames, 1.11 to Me
 every frame), 50 frames/s at 1280x720 (0.37 / 0.69). Same seeds, one MediaPipe run replayed
 through each decoder/model (offline, so slightly different from the live run): previous model
 and decoder F1 0.728 (recall 0.712), verdicts 3/16; new decoder only 0.723, 4/16; new decoder
-and model 0.776 (recall 0.788), 6/16. Previous figures (seeds 4001-4016, 27-clip model, no
-rescue): events F1 0.747 (recall 0.737), verdicts 4/16.
+and model 0.776 (recall 0.788), 6/16. Second fresh set, seeds 7001-7016 (offline replay):
+this model F1 0.794 (P 0.776, R 0.814), verdicts 7/16; a model trained on 59 clips (+ dev seeds
+5017-5032) did worse there (F1 0.771, 6/16) and was not kept. Previous figures (seeds
+4001-4016, 27-clip model, no rescue): events F1 0.747 (recall 0.737), verdicts 4/16.
 """
 
 from __future__ import annotations
