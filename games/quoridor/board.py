@@ -169,20 +169,8 @@ def distance(start: int, goal: int, n: int, s: int, e: int, w: int) -> int:
 
 
 def reaches(start: int, goal: int, n: int, s: int, e: int, w: int) -> bool:
-    if start & goal:
-        return True
-    reach = frontier = start
-    while frontier:
-        frontier = (
-            ((frontier & n) << SIZE)
-            | ((frontier & s) >> SIZE)
-            | ((frontier & e) << 1)
-            | ((frontier & w) >> 1)
-        ) & ~reach
-        if frontier & goal:
-            return True
-        reach |= frontier
-    return False
+    """Whether any ``goal`` square can be reached from ``start``, ignoring pawns."""
+    return distance(start, goal, n, s, e, w) != UNREACHABLE
 
 
 def layers(start: int, goal: int, n: int, s: int, e: int, w: int) -> list[int]:
