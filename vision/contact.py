@@ -54,6 +54,9 @@ class ContactParams:
             longest run on one hold (or the finish zone) with P above ``rescue_level`` (at least ``rescue_min_s``)
             is put down, dated to the start of that run, just before the lift; the run must last
             until ``rescue_gap_s`` before the lift (the placed finger is still there). 0 disables.
+        other_colour_weight: when several holds lie under one finger, the score of a hold of
+            another colour than the finger's is multiplied by this before choosing (a climber
+            aims for the own colour; 1 disables).
     """
 
     along_expected: float = -0.2
@@ -75,6 +78,7 @@ class ContactParams:
     rescue_level: float = 0.1
     rescue_min_s: float = 0.066
     rescue_gap_s: float = 0.1
+    other_colour_weight: float = 0.4
 
 
 def _finger_axes(lm: np.ndarray, finger: str) -> tuple[np.ndarray, np.ndarray, float]:
@@ -228,6 +232,7 @@ class ContactDetector:
         self._refs: list[Any] = [None] * n
         self._stay_hist: list[list[tuple[float, int, float]]] = [[] for _ in range(n)]
         self._colours: dict[str, str] | None = None
+        self._prior_cache: tuple[Any, np.ndarray] | None = None
         self._recent: list[tuple[float, int, list[str | None], np.ndarray, np.ndarray | None]] = []
 
     def _rescue(self, k_up: int, t_s: float, route: RouteObservation) -> dict[str, Any] | None:
@@ -273,6 +278,21 @@ class ContactDetector:
         return {"t": round(t0, 4), "type": "down", "finger": FINGERS[k], "target": c, "frame": f0,
                 "confidence": round(conf, 3)}
 
+    def _prior(self, route: RouteObservation) -> np.ndarray | None:
+        """(5, n_holds) weights of the holds when several lie under one finger: 1 for the
+        finger's own colour, ``other_colour_weight`` for the others."""
+        if self.p.other_colour_weight >= 1.0:
+            return None
+        key = (id(route), len(route.holds))
+        if self._prior_cache is None or self._prior_cache[0] != key:
+            w = np.ones((len(FINGERS), len(route.holds)), np.float32)
+            for k in range(len(FINGERS)):
+                for i, hid in enumerate(route.holds.ids):
+                    if not self._right_colour(k, hid, route):
+                        w[k, i] = self.p.other_colour_weight
+            self._prior_cache = (key, w)
+        return self._prior_cache[1]
+
     def _right_colour(self, k: int, target: str, route: RouteObservation) -> bool:
         if target in ("start", "finish"):
             return True
@@ -305,7 +325,7 @@ class ContactDetector:
             points = np.zeros((n, 2), np.float32)
             X = None
         else:
-            cands, X, points = self.features.update(lm, t_s, route, occlusion)
+            cands, X, points = self.features.update(lm, t_s, route, occlusion, self._prior(route))
             prob = self.on_net.predict(X)
             prob = np.where([c is not None for c in cands], prob, 0.0).astype(np.float32)
         if p.rescue_s > 0:

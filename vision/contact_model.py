@@ -53,18 +53,26 @@ FEATURE_NAMES: tuple[str, ...] = (
 _ALONG_EXPECTED = -0.2  # palm sizes: contact lies this far back from MediaPipe's tip
 _ALONG_RANGE = (-0.6, 0.15)
 _ALONG_SIGMA = 0.22
+_ZONE_OVER_HOLD = 0.5  # a hold scoring less than this loses to a zone under the contact point
 
 
 def _palm(lm: np.ndarray) -> float:
     return max(float(np.linalg.norm(lm[0] - lm[9])), 1.0)
 
 
-def best_targets(lm: np.ndarray, route: RouteObservation
+def best_targets(lm: np.ndarray, route: RouteObservation, prior: np.ndarray | None = None
                  ) -> tuple[list[str | None], np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Per finger: the best target under its last segment (hold id, ``start``, ``finish`` or
     None), its geometric score (0..1), along offset (palm sizes, negative = back towards the
     hand), across offset (in hold radii; 0 for zones) and the contact point (px), each (5,)
-    or (5, 2). A hold wins over a zone (holds are never inside zones)."""
+    or (5, 2).
+
+    ``prior`` (5, n_holds) weighs the holds' scores when choosing among several under the same
+    finger (a hold of the finger's own colour is where a climber aims; see
+    :meth:`vision.contact.ContactDetector`); the reported score stays the geometric one. A hold
+    wins over a zone (holds are never inside zones) unless the contact point is inside the zone
+    and the hold lies under the finger's middle joint rather than its tip (score below
+    :data:`_ZONE_OVER_HOLD`)."""
     palm = _palm(lm)
     H = route.holds
     n = len(FINGERS)
@@ -86,6 +94,13 @@ def best_targets(lm: np.ndarray, route: RouteObservation
         v = np.array([-u[1], u[0]])
         contact = tip + _ALONG_EXPECTED * palm * u
         points[k] = contact
+        zone = None
+        for name in ("start", "finish"):
+            poly = route.zone_px(name)
+            if poly is not None and cv2.pointPolygonTest(
+                    poly.astype(np.float32), (float(contact[0]), float(contact[1])), False) >= 0:
+                zone = name
+                break
         if len(H):
             d = H.centres_px - tip
             along = d @ u / palm
@@ -95,22 +110,18 @@ def best_targets(lm: np.ndarray, route: RouteObservation
                 s = np.exp(-0.5 * ((along - _ALONG_EXPECTED) / _ALONG_SIGMA) ** 2) * np.exp(
                     -0.5 * (across / 0.6) ** 2)
                 s = np.where(ok, s, 0.0)
-                i = int(np.argmax(s))
-                if s[i] > 0.02:
+                i = int(np.argmax(s if prior is None else s * prior[k]))
+                if s[i] > 0.02 and (zone is None or s[i] >= _ZONE_OVER_HOLD):
                     targets[k] = H.ids[i]
                     geo[k] = float(s[i])
                     along_o[k] = float(along[i])
                     across_o[k] = float(across[i])
                     points[k] = H.centres_px[i]
                     continue
-        for name in ("start", "finish"):
-            poly = route.zone_px(name)
-            if poly is not None and cv2.pointPolygonTest(
-                    poly.astype(np.float32), (float(contact[0]), float(contact[1])), False) >= 0:
-                targets[k] = name
-                geo[k] = 1.0
-                along_o[k] = _ALONG_EXPECTED
-                break
+        if zone is not None:
+            targets[k] = zone
+            geo[k] = 1.0
+            along_o[k] = _ALONG_EXPECTED
     return targets, geo, along_o, across_o, points
 
 
@@ -131,10 +142,11 @@ class ContactFeatures:
         self._past.clear()
 
     def update(self, lm: np.ndarray, t_s: float, route: RouteObservation,
-               occlusion: np.ndarray | None) -> tuple[list[str | None], np.ndarray, np.ndarray]:
+               occlusion: np.ndarray | None, prior: np.ndarray | None = None
+               ) -> tuple[list[str | None], np.ndarray, np.ndarray]:
         n = len(FINGERS)
         palm = _palm(lm)
-        targets, geo, along, across, points = best_targets(lm, route)
+        targets, geo, along, across, points = best_targets(lm, route, prior)
         L = np.zeros((n, 3), np.float32)
         for k, f in enumerate(FINGERS):
             j = FINGER_JOINTS[f]

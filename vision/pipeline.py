@@ -15,7 +15,9 @@
 Frames may be processed one in ``stride`` (MediaPipe costs ~30 ms a frame on 2 cores; at
 30 frames/s every second frame keeps contact timing within 1/15 s and judging faster than real
 time). Events are dated to the frame that started them, so they are released to the judge in
-time order after a short delay (:attr:`GrimpeReferee.delay_s`).
+time order after a short delay (:attr:`GrimpeReferee.delay_s`), through
+:class:`vision.arbiter.EventArbiter` (two events closer than their timing uncertainty are fed
+in the order that makes no fault).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from vision.arbiter import EventArbiter
 from vision.card_motion import CardMotionDetector
 from vision.contact import ContactDetector, ContactParams, OcclusionMeter, finger_targets, palm_size_px
 from vision.filters import OneEuroFilter
@@ -140,7 +143,7 @@ class GrimpeReferee:
         self._lm: np.ndarray | None = None
         self._hands: Any = None
         self._last: FrameResult | None = None
-        self._pending: list[dict[str, Any]] = []
+        self.arbiter: EventArbiter | None = None
         self.events: list[dict[str, Any]] = []
         self._other_since: tuple[float, int] | None = None
         self._other_reported = False
@@ -226,6 +229,7 @@ class GrimpeReferee:
             route = self.route
         if route is not None and self.judge is None:
             self.judge = self._ClimbJudge(self._judge_route(), self.colour_map)
+            self.arbiter = EventArbiter(self.judge, delay_s=self.delay_s)
         if route is not None and self.route_detector.done and self.occlusion is None:
             self._start_route(route)
         new: list[dict[str, Any]] = []
@@ -301,21 +305,12 @@ class GrimpeReferee:
 
     def _queue(self, new: list[dict[str, Any]], t_s: float, flush: bool = False) -> list[dict[str, Any]]:
         """Hold events for :attr:`delay_s` (a down is dated back to its first frame), then feed
-        them to the judge in time order."""
-        self._pending.extend(new)
-        self._pending.sort(key=lambda e: (e["t"], 0 if e["type"] == "up" else 1))
-        out = []
-        while self._pending and (flush or self._pending[0]["t"] <= t_s - self.delay_s):
-            ev = self._pending.pop(0)
-            if self.events and ev["t"] < self.events[-1]["t"]:
-                ev = dict(ev, t=self.events[-1]["t"])
-            self.events.append(ev)
-            out.append(ev)
-            if self.judge is not None:
-                judge_ev = {k: v for k, v in ev.items()}
-                if judge_ev["type"] == "down" and judge_ev.get("target") == "off":
-                    judge_ev["target"] = "none"
-                self.judge.feed(judge_ev)
+        them to the judge in time order; two events closer than the timing uncertainty are
+        fed in the order that does not make a fault (:class:`vision.arbiter.EventArbiter`)."""
+        if self.arbiter is None:
+            return []
+        out = self.arbiter.push(new, t_s, flush=flush)
+        self.events.extend(out)
         return out
 
     def _verdict_dict(self) -> dict[str, Any]:

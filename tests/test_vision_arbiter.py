@@ -1,0 +1,101 @@
+"""The event arbiter: two video events closer than their timing uncertainty are fed to the judge
+in the order that makes no fault; real faults, and events farther apart, stand."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from games.grimpe.climb import ClimbJudge
+from vision.arbiter import EventArbiter
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "sample_videos" / "example_climb"
+ROUTE = json.loads((EXAMPLE / "route.json").read_text())
+
+
+def _events() -> list[dict]:
+    return [json.loads(line) for line in (EXAMPLE / "events.jsonl").read_text().splitlines() if line.strip()]
+
+
+def _judge(events: list[dict], window_s: float) -> tuple[dict, EventArbiter]:
+    judge = ClimbJudge(ROUTE)
+    arb = EventArbiter(judge, window_s=window_s)
+    arb.push(events, 0.0)
+    arb.flush()
+    return judge.verdict().to_json(), arb
+
+
+def _retime(events: list[dict], finger: str, type_: str, t: float) -> list[dict]:
+    out = [dict(e) for e in events]
+    e = next(e for e in out if e["finger"] == finger and e["type"] == type_ and e["t"] > 3.0)
+    e["t"] = t
+    return out
+
+
+def test_in_order_stream_is_judged_unchanged():
+    verdict, arb = _judge(_events(), 0.35)
+    assert (verdict["result"], verdict["score"]) == ("summit", 5)
+    assert arb.reordered == []
+    assert [e["t"] for e in arb.released] == [e["t"] for e in _events()]
+
+
+def test_release_seen_just_before_the_placement_is_not_no_contact():
+    # the anchor (ring) is seen lifting 0.1 s before the middle finger is seen arriving
+    ev = _retime(_events(), "ring", "up", 3.0)
+    ev = _retime(ev, "middle", "down", 3.1)
+    plain = ClimbJudge(ROUTE).feed_all(sorted(ev, key=lambda e: e["t"])).to_json()
+    assert plain["fault"]["code"] == "no_contact"  # what a naive order would say
+    verdict, arb = _judge(ev, 0.35)
+    assert (verdict["result"], verdict["score"]) == ("summit", 5)
+    assert len(arb.reordered) == 1
+    sw = arb.reordered[0]
+    assert sw["moved"]["finger"] == "middle" and sw["before"]["finger"] == "ring"
+    assert sw["fault_avoided"] == "no_contact"
+    assert [e["t"] for e in arb.released] == sorted(e["t"] for e in arb.released)
+
+
+def test_placement_seen_just_before_the_release_is_not_early_place():
+    ev = [dict(e) for e in _events()]
+    # little's release (2.4 s) seen 0.2 s late, after the middle finger arrived at 2.5 s
+    for e in ev:
+        if e["finger"] == "little" and e["type"] == "up":
+            e["t"] = 2.6
+        if e["finger"] == "middle" and e["type"] == "down":
+            e["t"] = 2.5
+    plain = ClimbJudge(ROUTE).feed_all(sorted(ev, key=lambda e: e["t"])).to_json()
+    assert plain["fault"]["code"] == "early_place"
+    verdict, arb = _judge(ev, 0.35)
+    assert (verdict["result"], verdict["score"]) == ("summit", 5)
+    assert arb.reordered[0]["fault_avoided"] == "early_place"
+
+
+@pytest.mark.parametrize("gap", [0.5, 1.0])
+def test_a_gap_longer_than_the_window_is_a_real_fault(gap):
+    ev = _retime(_events(), "ring", "up", 3.0)
+    ev = _retime(ev, "middle", "down", 3.0 + gap)
+    verdict, arb = _judge(ev, 0.35)
+    assert verdict["fault"]["code"] == "no_contact"
+    assert arb.reordered == []
+
+
+def test_window_zero_never_reorders():
+    ev = _retime(_events(), "ring", "up", 3.0)
+    ev = _retime(ev, "middle", "down", 3.1)
+    verdict, arb = _judge(ev, 0.0)
+    assert verdict["fault"]["code"] == "no_contact"
+    assert arb.reordered == []
+
+
+def test_events_are_held_for_the_delay():
+    judge = ClimbJudge(ROUTE)
+    arb = EventArbiter(judge, delay_s=0.6, window_s=0.35)
+    ev = _events()
+    assert arb.push(ev[:2], 1.0) == []  # 0.5 s is not yet 0.6 s old at 1.0 s
+    out = arb.push([], 1.15)
+    assert [e["t"] for e in out] == [0.5]
+    assert judge.status()["down"] == {"thumb": "start"}
+
+
+def test_bad_settings_are_refused():
+    with pytest.raises(ValueError):
+        EventArbiter(ClimbJudge(ROUTE), delay_s=0.2, window_s=0.35)

@@ -1,0 +1,118 @@
+"""Order the video's contact events for the judge, within their timing uncertainty.
+
+A down or up seen on video is dated to within about 0.1–0.2 s (the finger's descent and rise
+take 6–8 frames, and the detector needs a few frames to be sure). When two events of the
+climbing hand are closer than that, their order is not known, yet the rules may turn on it:
+
+- the last anchor finger seen lifting 0.1 s *before* the next finger is seen arriving reads as
+  ``no_contact`` (nothing on the table), while the climber almost always placed first;
+- a finger seen arriving 0.1 s *before* the last release is seen reads as ``early_place``.
+
+A fair referee does not call a fault on an order its own timing cannot tell: when feeding the
+next event would make the judge call a fault, and a later event within ``window_s`` fed first
+makes both go through without one, :class:`EventArbiter` feeds that one first (its time moved
+to just before). Faults that do not depend on such an order stand (a hand really in the air for
+longer than the window, a wrong colour, a used hold...). Every reordering is kept in
+:attr:`EventArbiter.reordered` so a reviewer can see it.
+
+The arbiter holds events for ``delay_s`` (longer than ``window_s`` plus the detector's own
+confirmation lag) so that the later event is known when the earlier one is judged.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+__all__ = ["EventArbiter"]
+
+_CONTACT = ("down", "up")
+
+
+def _order_key(e: dict[str, Any]) -> tuple[float, int]:
+    return (float(e["t"]), 0 if e["type"] == "up" else 1)
+
+
+class EventArbiter:
+    """Hold events for ``delay_s``, then feed them to ``judge`` (a
+    :class:`games.grimpe.climb.ClimbJudge`) in time order, swapping two contact events less
+    than ``window_s`` apart when only the other order avoids a fault (see the module doc).
+
+    ``push(events, now_s)`` → the events released to the judge (in the order fed, times
+    adjusted); ``flush()`` releases everything. :attr:`released` lists them all and
+    :attr:`reordered` the swaps made (``{"moved", "before", "fault_avoided"}``).
+    """
+
+    def __init__(self, judge: Any, *, delay_s: float = 0.6, window_s: float = 0.35) -> None:
+        if window_s < 0 or delay_s < window_s:
+            raise ValueError(f"need 0 <= window_s <= delay_s, got window {window_s}, delay {delay_s}")
+        self.judge = judge
+        self.delay_s = float(delay_s)
+        self.window_s = float(window_s)
+        self.pending: list[dict[str, Any]] = []
+        self.released: list[dict[str, Any]] = []
+        self.reordered: list[dict[str, Any]] = []
+
+    def push(self, events: list[dict[str, Any]], now_s: float, *, flush: bool = False) -> list[dict[str, Any]]:
+        self.pending.extend(events)
+        self.pending.sort(key=_order_key)
+        out: list[dict[str, Any]] = []
+        while self.pending and (flush or self.pending[0]["t"] <= now_s - self.delay_s):
+            ev = self._choose()
+            if self.released and ev["t"] < self.released[-1]["t"]:
+                ev = dict(ev, t=self.released[-1]["t"])
+            self.released.append(ev)
+            out.append(ev)
+            if self.judge is not None:
+                self.judge.feed(_for_judge(ev))
+        return out
+
+    def flush(self) -> list[dict[str, Any]]:
+        return self.push([], float("inf"), flush=True)
+
+    # --- internals ------------------------------------------------------------------------
+    def _faults(self, events: list[dict[str, Any]]) -> bool:
+        """Would feeding ``events`` (in order) make the judge call a fault?"""
+        j = copy.deepcopy(self.judge)
+        try:
+            for e in events:
+                j.feed(_for_judge(e))
+                if j.phase == "fault":
+                    return True
+        except Exception:  # an event the judge refuses counts as a fault here
+            return True
+        return False
+
+    def _choose(self) -> dict[str, Any]:
+        """Pop the next event to feed: the head, or a later contact event within the window
+        when only feeding that one first avoids a fault."""
+        head = self.pending[0]
+        if (self.judge is None or self.window_s <= 0 or head["type"] not in _CONTACT
+                or getattr(self.judge, "ended", False) or not self._faults([head])):
+            return self.pending.pop(0)
+        for i in range(1, len(self.pending)):
+            other = self.pending[i]
+            if other["t"] - head["t"] > self.window_s:
+                break
+            if other["type"] not in _CONTACT or other.get("finger") == head.get("finger"):
+                continue
+            moved = dict(other, t=head["t"], t_seen=other["t"])
+            if not self._faults([moved, head]):
+                self.pending.pop(i)
+                self.reordered.append({"moved": moved, "before": head,
+                                       "fault_avoided": self._fault_code([head])})
+                return moved
+        return self.pending.pop(0)
+
+    def _fault_code(self, events: list[dict[str, Any]]) -> str | None:
+        j = copy.deepcopy(self.judge)
+        for e in events:
+            j.feed(_for_judge(e))
+        return j.fault.code if j.fault is not None else None
+
+
+def _for_judge(ev: dict[str, Any]) -> dict[str, Any]:
+    e = {k: v for k, v in ev.items() if k != "t_seen"}
+    if e["type"] == "down" and e.get("target") == "off":
+        e["target"] = "none"
+    return e
