@@ -173,23 +173,43 @@ def _ellipse_mask(shape: tuple[int, int], centre: np.ndarray, axes: np.ndarray, 
     return m > 0
 
 
+def _window(shape: tuple[int, int], centre: np.ndarray, axes: np.ndarray, scale: float
+            ) -> tuple[int, int, int, int]:
+    """(x0, y0, x1, y1) of a box holding the ellipse drawn at ``scale`` (clipped to ``shape``).
+    The origin is even so that rounding the shifted centre half-to-even gives the same pixel."""
+    h, w = shape
+    m = int(math.ceil(scale * float(max(axes)))) + 4
+    cx, cy = int(round(centre[0])), int(round(centre[1]))
+    x0, y0 = max(0, cx - m), max(0, cy - m)
+    x0, y0 = x0 - x0 % 2, y0 - y0 % 2
+    return x0, y0, min(w, cx + m + 1), min(h, cy + m + 1)
+
+
 def _judge_ellipse(comp: np.ndarray, centre: np.ndarray, axes: np.ndarray, ang: float, area: float,
-                   lab_c: np.ndarray, neutral_c: np.ndarray, table_lab: np.ndarray | None,
+                   comp_px: int, lab_c: np.ndarray, neutral_c: np.ndarray, table_lab: np.ndarray | None,
                    origin: tuple[int, int]) -> tuple[Any, ...] | None:
-    """Is this ellipse (crop coordinates) a ring of the component ``comp``? See
+    """Is this ellipse (crop coordinates) a ring of the component ``comp`` (``comp_px`` pixels in
+    all, some possibly outside the crop)? Only a window around the ellipse is looked at. See
     :func:`_candidate_rings` for the returned tuple."""
     major, minor = float(max(axes)), float(min(axes))
     if minor < 2.5 or minor / max(major, 1e-6) < 0.4:
         return None
+    x0, y0, x1, y1 = _window(comp.shape, centre, axes, 1.55)
+    comp = comp[y0:y1, x0:x1]
+    lab_c, neutral_c = lab_c[y0:y1, x0:x1], neutral_c[y0:y1, x0:x1]
+    centre = np.array([centre[0] - x0, centre[1] - y0])
+    origin = (origin[0] + x0, origin[1] + y0)
     shape = comp.shape
     full = _ellipse_mask(shape, centre, axes, ang, 1.0)
     inner = _ellipse_mask(shape, centre, axes, ang, 0.45)
     band = _ellipse_mask(shape, centre, axes, ang, 1.55) & ~_ellipse_mask(shape, centre, axes, ang, 1.2)
-    if full.sum() < 10 or band.sum() < 10:
+    n_full = int(full.sum())
+    if n_full < 10 or band.sum() < 10:
         return None
-    fill = float(comp[full].mean())
+    comp_full = int(comp[full].sum())
+    fill = comp_full / n_full
     inner_fill = float(comp[inner].mean()) if inner.any() else 1.0
-    outside = float(comp[~full].sum()) / max(area, 1)
+    outside = float(comp_px - comp_full) / max(area, 1)
     if _DEBUG:
         print('cand', (origin[0], origin[1], shape[1], shape[0], area), 'fill', round(fill, 2),
               'inner', round(inner_fill, 2), 'out', round(outside, 2), 'axes', round(major, 1),
@@ -217,34 +237,36 @@ def _judge_ellipse(comp: np.ndarray, centre: np.ndarray, axes: np.ndarray, ang: 
             float(ang), score, lab_med, bool(is_annulus))
 
 
+_RAY_COS = np.array([math.cos(t) for t in np.linspace(0, 2 * np.pi, 24, endpoint=False)])
+_RAY_SIN = np.array([math.sin(t) for t in np.linspace(0, 2 * np.pi, 24, endpoint=False)])
+
+
 def _ring_around_hole(comp: np.ndarray, hole_cnt: np.ndarray) -> tuple[np.ndarray, np.ndarray, float] | None:
     """Ellipse of a ring known by its hole (a ring touching a border or a digit): the hole's
-    ellipse grown by the ring's thickness measured along rays."""
+    ellipse grown by the ring's thickness, the median over 24 rays (0.5 px steps out to four
+    hole radii) of the first run of ring pixels met."""
     if len(hole_cnt) < 6:
         return None
     (cx, cy), (d0, d1), ang = cv2.fitEllipse(hole_cnt)
     a0, a1 = d0 / 2, d1 / 2
     if min(a0, a1) < 1.5:
         return None
-    th = []
     H, W = comp.shape
-    for t in np.linspace(0, 2 * np.pi, 24, endpoint=False):
-        dx, dy = math.cos(t), math.sin(t)
-        # distance from the centre to the hole's edge along the ray, then across the ring
-        r, inside_ring, start = 0.0, False, None
-        while r < 4 * max(a0, a1):
-            x, y = int(round(cx + r * dx)), int(round(cy + r * dy))
-            if not (0 <= x < W and 0 <= y < H):
-                break
-            if comp[y, x] and not inside_ring:
-                inside_ring, start = True, r
-            elif not comp[y, x] and inside_ring:
-                th.append(r - start)
-                break
-            r += 0.5
-    if len(th) < 8:
+    r = np.arange(0.0, 4 * max(a0, a1), 0.5)
+    x = np.rint(cx + r[None, :] * _RAY_COS[:, None])
+    y = np.rint(cy + r[None, :] * _RAY_SIN[:, None])
+    # a ray stops at the image border
+    valid = np.logical_and.accumulate((x >= 0) & (x < W) & (y >= 0) & (y < H), axis=1)
+    on = np.zeros(x.shape, bool)
+    on[valid] = comp[y[valid].astype(np.intp), x[valid].astype(np.intp)] != 0
+    enter = on.argmax(axis=1)
+    entered = on.any(axis=1)
+    after = valid & ~on & (np.arange(len(r))[None, :] > enter[:, None])
+    leave = after.argmax(axis=1)
+    ok = entered & after.any(axis=1)
+    if int(ok.sum()) < 8:
         return None
-    t_px = float(np.median(th))
+    t_px = float(np.median(r[leave[ok]] - r[enter[ok]]))
     return np.array([cx, cy]), np.array([a0 + t_px, a1 + t_px]), float(ang)
 
 
@@ -277,7 +299,7 @@ def _candidate_rings(mask: np.ndarray, lab: np.ndarray, neutral: np.ndarray, tab
             if len(cnt) >= 6:
                 (cx, cy), (d0, d1), ang = cv2.fitEllipse(cnt)
                 found = _judge_ellipse(comp, np.array([cx, cy]), np.array([d0 / 2, d1 / 2]), ang,
-                                       area, lab_c, neutral_c, table_lab, (x0, y0))
+                                       area, int(area), lab_c, neutral_c, table_lab, (x0, y0))
         if found is not None:
             out.append(found)
             continue
@@ -288,10 +310,15 @@ def _candidate_rings(mask: np.ndarray, lab: np.ndarray, neutral: np.ndarray, tab
             if fit is None:
                 continue
             centre, axes, ang = fit
-            local = comp.copy()
-            local[~_ellipse_mask(comp.shape, centre, axes, ang, 1.15)] = 0
-            ring = _judge_ellipse(local, centre, axes, ang, float(local.sum()), lab_c, neutral_c,
-                                  table_lab, (x0, y0))
+            # the ring is the component's part within 1.15x the ellipse (a window around it)
+            wx0, wy0, wx1, wy1 = _window(comp.shape, centre, axes, 1.55)
+            centre_w = np.array([centre[0] - wx0, centre[1] - wy0])
+            local = comp[wy0:wy1, wx0:wx1].copy()
+            local[~_ellipse_mask(local.shape, centre_w, axes, ang, 1.15)] = 0
+            n_local = int(local.sum())
+            ring = _judge_ellipse(local, centre_w, axes, ang, float(n_local), n_local,
+                                  lab_c[wy0:wy1, wx0:wx1], neutral_c[wy0:wy1, wx0:wx1], table_lab,
+                                  (x0 + wx0, y0 + wy0))
             if ring is not None and ring[5]:
                 out.append(ring[:3] + (0.85 * ring[3],) + ring[4:])
     return out
