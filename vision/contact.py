@@ -57,6 +57,10 @@ class ContactParams:
         other_colour_weight: when several holds lie under one finger, the score of a hold of
             another colour than the finger's is multiplied by this before choosing (a climber
             aims for the own colour; 1 disables).
+        burned_weight: the same for a hold a finger has already left in this attempt.
+        gap_s: a run of evidence towards a down survives this long without support (the tip
+            lost for a frame); it is confirmed only by supported frames.
+        back_s, back_level, back_tip_palm: see :meth:`ContactDetector._date_back` (0 disables).
     """
 
     along_expected: float = -0.2
@@ -79,6 +83,11 @@ class ContactParams:
     rescue_min_s: float = 0.066
     rescue_gap_s: float = 0.1
     other_colour_weight: float = 0.4
+    burned_weight: float = 1.0
+    gap_s: float = 0.07
+    back_s: float = 0.6
+    back_level: float = 0.3
+    back_tip_palm: float = 0.2
 
 
 def _finger_axes(lm: np.ndarray, finger: str) -> tuple[np.ndarray, np.ndarray, float]:
@@ -227,12 +236,13 @@ class ContactDetector:
         self.state: list[str | None] = [None] * n
         self.confidence = np.zeros(n, np.float32)
         self.started = False
-        self._run: list[tuple[str, float, int, list[float], Any] | None] = [None] * n
+        self._run: list[list[Any] | None] = [None] * n
         self._off: list[tuple[float, int, list[float]] | None] = [None] * n
         self._refs: list[Any] = [None] * n
         self._stay_hist: list[list[tuple[float, int, float]]] = [[] for _ in range(n)]
         self._colours: dict[str, str] | None = None
         self._prior_cache: tuple[Any, np.ndarray] | None = None
+        self._burned: set[str] = set()
         self._recent: list[tuple[float, int, list[str | None], np.ndarray, np.ndarray | None]] = []
 
     def _rescue(self, k_up: int, t_s: float, route: RouteObservation) -> dict[str, Any] | None:
@@ -278,10 +288,32 @@ class ContactDetector:
         return {"t": round(t0, 4), "type": "down", "finger": FINGERS[k], "target": c, "frame": f0,
                 "confidence": round(conf, 3)}
 
-    def _prior(self, route: RouteObservation) -> np.ndarray | None:
+    def _date_back(self, k: int, target: str, t_s: float, frame_index: int, lm0: np.ndarray
+                   ) -> tuple[float, int]:
+        """When a down is confirmed, the frames just before its run with the same target under
+        the finger, some evidence (``back_level``) and the tip within ``back_tip_palm`` of where
+        it went down were most likely the finger already down (the classifier was slow to be
+        sure): date the down to the first of them, at most ``back_s`` earlier."""
+        p = self.p
+        if p.back_s <= 0 or lm0 is None:
+            return t_s, frame_index
+        tip0 = lm0[FINGER_JOINTS[FINGERS[k]].tip]
+        palm = palm_size_px(lm0)
+        best = (t_s, frame_index)
+        for t, f, cands, prob, lm in reversed(self._recent):
+            if t >= t_s - 1e-9:
+                continue
+            if t < t_s - p.back_s - 1e-6 or lm is None or cands[k] != target or prob[k] < p.back_level:
+                break
+            if np.linalg.norm(lm[FINGER_JOINTS[FINGERS[k]].tip] - tip0) > p.back_tip_palm * palm:
+                break
+            best = (t, f)
+        return best
+
+    def colour_prior(self, route: RouteObservation) -> np.ndarray | None:
         """(5, n_holds) weights of the holds when several lie under one finger: 1 for the
         finger's own colour, ``other_colour_weight`` for the others."""
-        if self.p.other_colour_weight >= 1.0:
+        if self.p.other_colour_weight >= 1.0 and self.p.burned_weight >= 1.0:
             return None
         key = (id(route), len(route.holds))
         if self._prior_cache is None or self._prior_cache[0] != key:
@@ -291,7 +323,12 @@ class ContactDetector:
                     if not self._right_colour(k, hid, route):
                         w[k, i] = self.p.other_colour_weight
             self._prior_cache = (key, w)
-        return self._prior_cache[1]
+        w = self._prior_cache[1]
+        if self._burned and self.p.burned_weight < 1.0:
+            w = w.copy()
+            for hid in self._burned:
+                w[:, route.holds.index(hid)] *= self.p.burned_weight
+        return w
 
     def _right_colour(self, k: int, target: str, route: RouteObservation) -> bool:
         if target in ("start", "finish"):
@@ -325,7 +362,7 @@ class ContactDetector:
             points = np.zeros((n, 2), np.float32)
             X = None
         else:
-            cands, X, points = self.features.update(lm, t_s, route, occlusion, self._prior(route))
+            cands, X, points = self.features.update(lm, t_s, route, occlusion, self.colour_prior(route))
             prob = self.on_net.predict(X)
             prob = np.where([c is not None for c in cands], prob, 0.0).astype(np.float32)
         if p.rescue_s > 0:
@@ -345,14 +382,17 @@ class ContactDetector:
                         cands[j] == "start" and prob[j] > prob[k] for j in range(n) if j != k)):
                     c = None  # one finger takes the start zone: the most likely one
                 if c is None:
-                    self._run[k] = None
+                    # a run survives a short gap (MediaPipe loses the tip for a frame or two)
+                    if run0 is not None and t_s - run0[5] > p.gap_s + 1e-6:
+                        self._run[k] = None
                     continue
                 run = self._run[k]
                 if run is None or run[0] != c:
                     assert lm is not None
-                    run = (c, t_s, frame_index, [], lm.copy())
+                    run = [c, t_s, frame_index, [], lm.copy(), t_s]
                     self._run[k] = run
                 run[3].append(float(prob[k]))
+                run[5] = t_s
                 need = p.on_s if (self.started or c == "start") else p.prestart_s
                 if wrong:
                     need = max(need, p.wrong_s)
@@ -370,8 +410,9 @@ class ContactDetector:
                     self._refs[k] = self._reference(run[4], k, run[1], c, route)
                     self._off[k] = None
                     self._run[k] = None
-                    events.append({"t": round(run[1], 4), "type": "down", "finger": f, "target": c,
-                                   "frame": run[2], "confidence": round(conf, 3)})
+                    t0, f0 = self._date_back(k, c, run[1], run[2], run[4])
+                    events.append({"t": round(t0, 4), "type": "down", "finger": f, "target": c,
+                                   "frame": f0, "confidence": round(conf, 3)})
             else:
                 if lm is None or X is None:
                     stay = 0.0
@@ -408,6 +449,8 @@ class ContactDetector:
                             events.append(res)
                     events.append({"t": round(t_up, 4), "type": "up", "finger": f, "frame": f_up,
                                    "confidence": round(float(np.mean(off[2])), 3)})
+                    if cur not in ("start", "finish"):
+                        self._burned.add(cur)
                     self.state[k] = None
                     self.confidence[k] = 0.0
                     self._off[k] = None

@@ -129,8 +129,14 @@ def _target_geometry(route: Any, target: str) -> tuple[np.ndarray, float, bool]:
 
 def on_samples(clip: dict[str, Any], stride: int) -> tuple[np.ndarray, np.ndarray, list[Any]]:
     """(X, y, rows): one sample per processed frame and finger with a target under it."""
+    from games.grimpe.cards import ColourMap
+    from vision.contact import ContactDetector
+
+    gt = clip["gt"]
+    cmap = ColourMap.from_dict(gt["colour_map"]) if gt.get("colour_map") else None
+    prior = ContactDetector(colour_map=cmap).colour_prior(clip["route"])  # as the detector chooses
     fe = ContactFeatures()
-    lab = _labels(clip["gt"])
+    lab = _labels(gt)
     Xs, ys, rows = [], [], []
     for lm, t, f, occ in clip["rec"]:
         if f % stride:
@@ -139,7 +145,7 @@ def on_samples(clip: dict[str, Any], stride: int) -> tuple[np.ndarray, np.ndarra
             fe.reset_motion()
             rows.append((f, t, None, None, lm, occ))
             continue
-        tg, X, _ = fe.update(lm, t, clip["route"], occ)
+        tg, X, _ = fe.update(lm, t, clip["route"], occ, prior)
         rows.append((f, t, tg, X, lm, occ))
         for k in range(len(FINGERS)):
             if tg[k] is not None and f < len(lab):
