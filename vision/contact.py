@@ -42,7 +42,8 @@ class ContactParams:
         prestart_s: before any finger is down on the start zone, a contact elsewhere must last
             this long (a climber starts on the start zone; a resting finger is not a start).
         wrong_level, wrong_s: the higher bar and longer time for a finger going into a hold of
-            another colour than its own (rare, so it must be seen clearly).
+            another colour than its own, or onto the start zone after the start (rare faults,
+            so they must be seen clearly).
         stay_level: P(still down) below which a finger down starts to count as lifted.
         off_s: time P(still down) must stay below ``stay_level`` to lift the finger.
         up_back_level, up_back_s: a lift is dated back to where P(still down) first fell below
@@ -375,7 +376,10 @@ class ContactDetector:
                 run0 = self._run[k]
                 level = p.keep_level if run0 is not None and run0[0] == cands[k] else p.on_level
                 c = cands[k] if prob[k] >= level else None
-                wrong = c is not None and not self._right_colour(k, c, route)
+                # a hold of another colour, or the start zone once the climb has started, is a
+                # fault if true: it must be seen clearly (rare, and the rules punish it)
+                wrong = c is not None and (not self._right_colour(k, c, route)
+                                           or (c == "start" and self.started))
                 if wrong and prob[k] < p.wrong_level:
                     c = None
                 if c == "start" and ("start" in self.state or any(
