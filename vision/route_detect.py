@@ -36,7 +36,10 @@ __all__ = [
     "Ring",
     "RouteDetector",
     "RouteNotFound",
+    "SceneLight",
     "detect_rings",
+    "detect_rings_near",
+    "detect_rings_scene",
     "fit_route",
     "route_from_rings",
     "white_balance_gains",
@@ -168,9 +171,9 @@ class Ring:
 def _ellipse_mask(shape: tuple[int, int], centre: np.ndarray, axes: np.ndarray, angle: float,
                   scale: float) -> np.ndarray:
     m = np.zeros(shape, np.uint8)
-    ax = (max(1, int(round(axes[0] * scale))), max(1, int(round(axes[1] * scale))))
-    cv2.ellipse(m, (int(round(centre[0])), int(round(centre[1]))), ax, angle, 0, 360, 255, -1)
-    return m > 0
+    ax = (max(1, round(float(axes[0]) * scale)), max(1, round(float(axes[1]) * scale)))
+    cv2.ellipse(m, (round(float(centre[0])), round(float(centre[1]))), ax, float(angle), 0, 360, 1, -1)
+    return m.view(bool)
 
 
 def _window(shape: tuple[int, int], centre: np.ndarray, axes: np.ndarray, scale: float
@@ -200,11 +203,17 @@ def _judge_ellipse(comp: np.ndarray, centre: np.ndarray, axes: np.ndarray, ang: 
     centre = np.array([centre[0] - x0, centre[1] - y0])
     origin = (origin[0] + x0, origin[1] + y0)
     shape = comp.shape
+    # the card test first: it rejects most candidates (holes in the table's texture)
+    band = _ellipse_mask(shape, centre, axes, ang, 1.55) & ~_ellipse_mask(shape, centre, axes, ang, 1.2)
+    if band.sum() < 10:
+        return None
+    card_frac = float(neutral_c[band].mean())
+    if card_frac < 0.35 and not _DEBUG:
+        return None
     full = _ellipse_mask(shape, centre, axes, ang, 1.0)
     inner = _ellipse_mask(shape, centre, axes, ang, 0.45)
-    band = _ellipse_mask(shape, centre, axes, ang, 1.55) & ~_ellipse_mask(shape, centre, axes, ang, 1.2)
     n_full = int(full.sum())
-    if n_full < 10 or band.sum() < 10:
+    if n_full < 10:
         return None
     comp_full = int(comp[full].sum())
     fill = comp_full / n_full
@@ -225,7 +234,6 @@ def _judge_ellipse(comp: np.ndarray, centre: np.ndarray, axes: np.ndarray, ang: 
         is_disc = float(np.hypot(d[1], d[2])) < 15.0 and abs(float(d[0])) < 30.0
     if not (is_annulus or is_disc):
         return None
-    card_frac = float(neutral_c[band].mean())
     if card_frac < 0.35:
         return None
     shape_score = 1.0 - abs(fill - (0.62 if is_annulus else 0.97)) * 1.2 - 0.5 * (
@@ -270,19 +278,24 @@ def _ring_around_hole(comp: np.ndarray, hole_cnt: np.ndarray) -> tuple[np.ndarra
     return np.array([cx, cy]), np.array([a0 + t_px, a1 + t_px]), float(ang)
 
 
+def _meets(x: int, y: int, w: int, h: int, roi: tuple[int, int, int, int] | None) -> bool:
+    return roi is None or (x < roi[2] and x + w > roi[0] and y < roi[3] and y + h > roi[1])
+
+
 def _candidate_rings(mask: np.ndarray, lab: np.ndarray, neutral: np.ndarray, table_lab: np.ndarray | None,
-                     min_area_px: float, max_area_px: float) -> list[tuple[Any, ...]]:
+                     min_area_px: float, max_area_px: float, roi: tuple[int, int, int, int] | None = None
+                     ) -> list[tuple[Any, ...]]:
     """Ring-shaped components of a binary mask, as (centre (2,), semi-axes (2,), angle, score,
     lab, is_annulus); a filled disc (a ring around a hole of its own colour, which must show the
     table) has is_annulus False. A component that is not a ring as a whole (a ring touching a
-    card border or a printed digit) is searched for ring-shaped holes instead."""
+    card border or a printed digit) is searched for ring-shaped holes instead. ``roi``
+    (x0, y0, x1, y1): only components and holes whose bounding box meets it are judged."""
     out = []
-    m8 = mask.astype(np.uint8) * 255
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(m8, connectivity=8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask.view(np.uint8), connectivity=8)
     H, W = mask.shape
     for i in range(1, n):
         x, y, w, h, area = stats[i]
-        if area < min_area_px or w < 5 or h < 5:
+        if area < min_area_px or w < 5 or h < 5 or not _meets(x, y, w, h, roi):
             continue
         pad = max(w, h) if area <= max_area_px else 4
         x0, y0 = max(0, x - pad), max(0, y - pad)
@@ -306,6 +319,10 @@ def _candidate_rings(mask: np.ndarray, lab: np.ndarray, neutral: np.ndarray, tab
         for c, hh in zip(contours, hier[0]):
             if hh[3] < 0 or cv2.contourArea(c) < min_area_px / 3:
                 continue
+            if roi is not None:
+                bx, by, bw, bh = cv2.boundingRect(c)
+                if not _meets(bx + x0, by + y0, bw, bh, roi):
+                    continue
             fit = _ring_around_hole(comp, c)
             if fit is None:
                 continue
@@ -324,6 +341,165 @@ def _candidate_rings(mask: np.ndarray, lab: np.ndarray, neutral: np.ndarray, tab
     return out
 
 
+@dataclass
+class SceneLight:
+    """What a full-frame ring search measured about the scene, reused to search small windows
+    later (:func:`detect_rings_near`) with the same thresholds. Pixel values are at the
+    working scale (the frame divided by ``scale``).
+
+    Attributes:
+        scale: 1, or 2 when the frame was searched at half size.
+        gains: (3,) white-balance gains (B, G, R).
+        paper_L: lightness of card paper (Lab L).
+        table_lab: (3,) median Lab colour of the image border (the table).
+        chroma_thr: chroma above which a pixel is coloured.
+        blur_ksize: (kx, ky) box blur for the local paper lightness, working px.
+        min_area_px, max_area_px: component areas searched for rings, working px.
+        pass2_lab: colour name → (3,) Lab centre of the second pass (the session's clusters).
+        ring_radius_px: typical outer ring radius, working px (None before any ring).
+    """
+
+    scale: int
+    gains: np.ndarray
+    paper_L: float
+    table_lab: np.ndarray
+    chroma_thr: float
+    blur_ksize: tuple[int, int]
+    min_area_px: float
+    max_area_px: float
+    pass2_lab: dict[str, np.ndarray] = field(default_factory=dict)
+    ring_radius_px: float | None = None
+
+
+def _check_frame(frame_bgr: np.ndarray) -> np.ndarray:
+    frame = np.asarray(frame_bgr)
+    if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
+        raise ValueError(f"frame_bgr must be uint8 (H, W, 3), got {frame.dtype} {frame.shape}")
+    return frame
+
+
+def _working_scale(shape_hw: tuple[int, ...]) -> int:
+    return 2 if max(shape_hw[:2]) > DETECT_MAX_SIDE_PX else 1
+
+
+def _halve(frame: np.ndarray, exclude_mask: np.ndarray | None) -> tuple[np.ndarray, np.ndarray | None]:
+    half = cv2.resize(frame, (frame.shape[1] // 2, frame.shape[0] // 2), interpolation=cv2.INTER_AREA)
+    ex = None
+    if exclude_mask is not None:
+        ex = cv2.resize(exclude_mask.astype(np.uint8), (half.shape[1], half.shape[0]),
+                        interpolation=cv2.INTER_NEAREST).astype(bool)
+    return half, ex
+
+
+def _scale_rings(rings: list[Ring], sx: float, sy: float, dx: float = 0.0, dy: float = 0.0) -> list[Ring]:
+    """Rings found in a half-size image (offset by (dx, dy) working px) in full-size pixels."""
+    if sx == 1 and sy == 1 and dx == 0 and dy == 0:
+        return rings
+    return [Ring(np.array([(r.centre_px[0] + dx + 0.5) * sx - 0.5, (r.centre_px[1] + dy + 0.5) * sy - 0.5]),
+                 r.outer_axes_px * (sx + sy) / 2, r.angle_deg, r.colour, r.lab, r.confidence)
+            for r in rings]
+
+
+class _Planes:
+    """Per-pixel planes of a (white-balanced) image the ring search needs."""
+
+    def __init__(self, img_bgr: np.ndarray, gains: np.ndarray, blur_ksize: tuple[int, int],
+                 exclude_mask: np.ndarray | None) -> None:
+        self.lab = _lab(img_bgr.astype(np.float32) * (gains / 255.0))
+        self.L, self.a, self.b = self.lab[..., 0], self.lab[..., 1], self.lab[..., 2]
+        self.chroma = np.hypot(self.a, self.b)
+        # card paper: bright and neutral; its lightness varies with the light, so compare locally
+        L_blur = cv2.blur(self.L, blur_ksize)
+        self.local_ref = np.maximum(cv2.dilate(L_blur, np.ones((15, 15), np.uint8)), 1.0)
+        self.neutral = (self.chroma < 20) & (self.L > 0.55 * self.local_ref)
+        self.exclude = exclude_mask
+        if exclude_mask is not None:
+            self.neutral &= ~exclude_mask
+
+
+def _search(p: _Planes, scene: SceneLight, hue_of: Any, pass2_lab: dict[str, np.ndarray] | None,
+            roi: tuple[int, int, int, int] | None = None) -> tuple[list[tuple[str, Any]], dict[str, np.ndarray]]:
+    """Ring candidates of every colour in the planes ``p``: first by hue (``hue_of(name)``,
+    degrees), then in a tight Lab window around each colour's cluster (``pass2_lab``, or the
+    clusters of the first pass when None), then dark rings. Returns (colour, candidate) pairs
+    and the second-pass centres."""
+    H, W = p.L.shape
+    chromatic = p.chroma > scene.chroma_thr
+    if p.exclude is not None:
+        chromatic &= ~p.exclude
+    # hue and the colour masks are computed on the coloured pixels only
+    idx = np.flatnonzero(chromatic)
+    a_c, b_c = p.a.ravel()[idx], p.b.ravel()[idx]
+    hue = (np.degrees(np.arctan2(b_c, a_c)) + 360) % 360
+    names = list(_REF_HUES)
+    hue_d = np.stack([_hue_dist(hue, hue_of(n)) for n in names]) if len(idx) else np.zeros((len(names), 0))
+    nearest = np.argmin(hue_d, axis=0) if len(idx) else np.zeros(0, int)
+    kernel = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
+
+    def close(sel: np.ndarray) -> np.ndarray:
+        m = np.zeros(H * W, np.uint8)
+        m[idx[sel]] = 1
+        return cv2.morphologyEx(m.reshape(H, W), cv2.MORPH_CLOSE, kernel).astype(bool)
+
+    found: list[tuple[str, Any]] = []
+    args = (p.lab, p.neutral, scene.table_lab, scene.min_area_px, scene.max_area_px, roi)
+    for k, name in enumerate(names):
+        for c in _candidate_rings(close((nearest == k) & (hue_d[k] < 35)), *args):
+            found.append((name, c))
+    # second pass with the session's own clusters: a tight Lab window around each colour found
+    # separates a ring from a touching border or table of a nearby hue
+    if pass2_lab is None:
+        pass2_lab = {}
+        for name in names:
+            labs = [c[4] for n, c in found if n == name and c[3] >= 0.5 and c[5]]
+            if labs:
+                pass2_lab[name] = np.median(np.array(labs), axis=0)
+    L_c = p.L.ravel()[idx]
+    for name, c_lab in pass2_lab.items():
+        others = [pass2_lab.get(o, None) for o in names if o != name]
+        ab = c_lab[1:]
+        gaps = [float(np.linalg.norm(ab - o[1:])) for o in others if o is not None]
+        radius = float(np.clip(0.45 * min(gaps) if gaps else 25.0, 12.0, 28.0))
+        d_ab = np.hypot(a_c - ab[0], b_c - ab[1])
+        for c in _candidate_rings(close((d_ab < radius) & (np.abs(L_c - c_lab[0]) < 30)), *args):
+            found.append((name, c))
+    dark = (p.L < 0.45 * p.local_ref) & (p.chroma < 25)
+    if p.exclude is not None:
+        dark &= ~p.exclude
+    dark = cv2.morphologyEx(dark.astype(np.uint8), cv2.MORPH_CLOSE, kernel).astype(bool)
+    for c in _candidate_rings(dark, *args):
+        found.append(("black", c))
+    return found, pass2_lab
+
+
+def _consistent_rings(found: list[tuple[str, Any]], ref_r: float | None = None) -> tuple[list[Ring], float]:
+    """Candidates of a plausible size as rings (duplicates removed), and the reference radius.
+    Rings of one printing have outer radii within ~1.4x of each other; the scale comes from
+    true annuli (a disc may be a table dot) unless ``ref_r`` is given."""
+    radii = np.array([math.sqrt(c[1][0] * c[1][1]) for _, c in found])
+    if ref_r is None:
+        annulus = np.array([c[5] and c[3] >= 0.5 for _, c in found])
+        ref_r = float(np.median(radii[annulus] if annulus.sum() >= 3 else radii))
+    rings: list[Ring] = []
+    for (name, (centre, axes, ang, score, lab_med, is_ann)), r in zip(found, radii):
+        lo, hi = (0.6, 1.6) if is_ann else (0.75, 1.4)
+        if not lo * ref_r <= r <= hi * ref_r:
+            continue
+        rings.append(Ring(centre, axes, ang, name, lab_med, score if is_ann else 0.9 * score))
+    return _suppress_duplicates(rings), ref_r
+
+
+def _named(rings: list[Ring], model: ColourModel) -> list[Ring]:
+    named: list[Ring] = []
+    for r in rings:
+        colour, margin = (r.colour, 1.0) if r.colour == "black" else model.classify(r.lab)
+        if colour == "black" and r.colour != "black":
+            colour = r.colour
+        conf = float(np.clip(r.confidence * (0.6 + 0.4 * margin), 0, 1))
+        named.append(Ring(r.centre_px, r.outer_axes_px, r.angle_deg, colour, r.lab, conf))
+    return named
+
+
 def detect_rings(frame_bgr: np.ndarray, *, colour_model: ColourModel | None = None,
                  exclude_mask: np.ndarray | None = None) -> tuple[list[Ring], ColourModel]:
     """Find the hold rings in one BGR frame (no hand over the route, or ``exclude_mask`` set
@@ -332,109 +508,100 @@ def detect_rings(frame_bgr: np.ndarray, *, colour_model: ColourModel | None = No
     Frames larger than :data:`DETECT_MAX_SIDE_PX` are searched at half size (rings stay
     ~10 px wide there) and the rings scaled back: four times less work at 1280x720.
     """
-    frame = np.asarray(frame_bgr)
-    if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
-        raise ValueError(f"frame_bgr must be uint8 (H, W, 3), got {frame.dtype} {frame.shape}")
-    if max(frame.shape[:2]) > DETECT_MAX_SIDE_PX:
-        half = cv2.resize(frame, (frame.shape[1] // 2, frame.shape[0] // 2), interpolation=cv2.INTER_AREA)
-        ex = None
-        if exclude_mask is not None:
-            ex = cv2.resize(exclude_mask.astype(np.uint8), (half.shape[1], half.shape[0]),
-                            interpolation=cv2.INTER_NEAREST).astype(bool)
-        rings, model = detect_rings(half, colour_model=colour_model, exclude_mask=ex)
-        sx = frame.shape[1] / half.shape[1]
-        sy = frame.shape[0] / half.shape[0]
-        return [Ring(np.array([(r.centre_px[0] + 0.5) * sx - 0.5, (r.centre_px[1] + 0.5) * sy - 0.5]),
-                     r.outer_axes_px * (sx + sy) / 2, r.angle_deg, r.colour, r.lab, r.confidence)
-                for r in rings], model
+    rings, model, _ = detect_rings_scene(frame_bgr, colour_model=colour_model, exclude_mask=exclude_mask)
+    return rings, model
+
+
+def detect_rings_scene(frame_bgr: np.ndarray, *, colour_model: ColourModel | None = None,
+                       exclude_mask: np.ndarray | None = None
+                       ) -> tuple[list[Ring], ColourModel, SceneLight]:
+    """:func:`detect_rings`, also returning what it measured of the scene (for
+    :func:`detect_rings_near`)."""
+    frame = _check_frame(frame_bgr)
+    scale = _working_scale(frame.shape)
+    if scale == 2:
+        frame, exclude_mask = _halve(frame, exclude_mask)
     H, W = frame.shape[:2]
     gains = white_balance_gains(frame)
-    img = frame.astype(np.float32) * (gains / 255.0)
-    lab = _lab(img)
-    L, a, b = lab[..., 0], lab[..., 1], lab[..., 2]
-    chroma = np.hypot(a, b)
-    hue = (np.degrees(np.arctan2(b, a)) + 360) % 360
-    # card paper: bright and neutral; its lightness varies with the light, so compare locally
-    L_blur = cv2.blur(L, (max(3, W // 16) | 1, max(3, H // 16) | 1))
+    blur_ksize = (max(3, W // 16) | 1, max(3, H // 16) | 1)
+    p = _Planes(frame, gains, blur_ksize, exclude_mask)
+    L, chroma = p.L, p.chroma
     bright_neutral = (chroma < 18) & (L > np.percentile(L, 40))
     paper_L = float(np.median(L[bright_neutral])) if bright_neutral.any() else 75.0
-    local_ref = np.maximum(cv2.dilate(L_blur, np.ones((15, 15), np.uint8)), 1.0)
-    neutral = (chroma < 20) & (L > 0.55 * local_ref)
-    if exclude_mask is not None:
-        neutral &= ~exclude_mask
     model = colour_model or ColourModel(paper_L=paper_L)
     if colour_model is None:
         model.paper_L = paper_L
-
     band = np.zeros((H, W), bool)
     bw = max(2, int(0.05 * min(H, W)))
     band[:bw], band[-bw:], band[:, :bw], band[:, -bw:] = True, True, True, True
-    table_lab = np.median(lab[band], axis=0)
+    table_lab = np.median(p.lab[band], axis=0)
     chroma_thr = float(np.clip(np.percentile(chroma[bright_neutral], 99) + 12, 22, 40)) \
         if bright_neutral.any() else 28.0
-    chromatic = chroma > chroma_thr
-    names = list(_REF_HUES)
-    hue_d = np.stack([_hue_dist(hue, model.hue_of(n)) for n in names])
-    nearest = np.argmin(hue_d, axis=0)
-    min_area = max(12.0, H * W * 2e-5)
-    max_area = H * W * 0.01
-    kernel = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
-    found: list[tuple[str, Any]] = []
-    for k, name in enumerate(names):
-        m = chromatic & (nearest == k) & (hue_d[k] < 35)
-        if exclude_mask is not None:
-            m &= ~exclude_mask
-        m = cv2.morphologyEx(m.astype(np.uint8), cv2.MORPH_CLOSE, kernel).astype(bool)
-        for c in _candidate_rings(m, lab, neutral, table_lab, min_area, max_area):
-            found.append((name, c))
-    # second pass with the session's own clusters: a tight Lab window around each colour found
-    # separates a ring from a touching border or table of a nearby hue
-    centres = {}
-    for name in names:
-        labs = [c[4] for n, c in found if n == name and c[3] >= 0.5 and c[5]]
-        if labs:
-            centres[name] = np.median(np.array(labs), axis=0)
-    for name, c_lab in centres.items():
-        others = [centres.get(o, None) for o in names if o != name]
-        ab = c_lab[1:]
-        gaps = [float(np.linalg.norm(ab - o[1:])) for o in others if o is not None]
-        radius = float(np.clip(0.45 * min(gaps) if gaps else 25.0, 12.0, 28.0))
-        d_ab = np.hypot(a - ab[0], b - ab[1])
-        m = chromatic & (d_ab < radius) & (np.abs(L - c_lab[0]) < 30)
-        if exclude_mask is not None:
-            m &= ~exclude_mask
-        m = cv2.morphologyEx(m.astype(np.uint8), cv2.MORPH_CLOSE, kernel).astype(bool)
-        for c in _candidate_rings(m, lab, neutral, table_lab, min_area, max_area):
-            found.append((name, c))
-    dark = (L < 0.45 * local_ref) & (chroma < 25)
-    if exclude_mask is not None:
-        dark &= ~exclude_mask
-    dark = cv2.morphologyEx(dark.astype(np.uint8), cv2.MORPH_CLOSE, kernel).astype(bool)
-    for c in _candidate_rings(dark, lab, neutral, table_lab, min_area, max_area):
-        found.append(("black", c))
+    scene = SceneLight(scale, gains, paper_L, table_lab, chroma_thr, blur_ksize,
+                       max(12.0, H * W * 2e-5), H * W * 0.01)
+    # the first pass looks for hues with the model as given (the reference hues when new)
+    found, scene.pass2_lab = _search(p, scene, model.hue_of, None)
     if not found:
-        return [], model
-    # scale consistency: rings of one printing have outer radii within ~1.4x of each other;
-    # the scale comes from true annuli (a disc may be a table dot)
-    radii = np.array([math.sqrt(c[1][0] * c[1][1]) for _, c in found])
-    annulus = np.array([c[5] and c[3] >= 0.5 for _, c in found])
-    ref_r = float(np.median(radii[annulus] if annulus.sum() >= 3 else radii))
-    rings: list[Ring] = []
-    for (name, (centre, axes, ang, score, lab_med, is_ann)), r in zip(found, radii):
-        lo, hi = (0.6, 1.6) if is_ann else (0.75, 1.4)
-        if not lo * ref_r <= r <= hi * ref_r:
-            continue
-        rings.append(Ring(centre, axes, ang, name, lab_med, score if is_ann else 0.9 * score))
-    rings = _suppress_duplicates(rings)
+        return [], model, scene
+    rings, scene.ring_radius_px = _consistent_rings(found)
     model.refit(rings)
-    named: list[Ring] = []
-    for r in rings:
-        colour, margin = (r.colour, 1.0) if r.colour == "black" else model.classify(r.lab)
-        if colour == "black" and r.colour != "black":
-            colour = r.colour
-        conf = float(np.clip(r.confidence * (0.6 + 0.4 * margin), 0, 1))
-        named.append(Ring(r.centre_px, r.outer_axes_px, r.angle_deg, colour, r.lab, conf))
-    return named, model
+    sx = frame_bgr.shape[1] / W
+    sy = frame_bgr.shape[0] / H
+    return _scale_rings(_named(rings, model), sx, sy), model, scene
+
+
+def detect_rings_near(frame_bgr: np.ndarray, centres_px: np.ndarray, radii_px: np.ndarray,
+                      scene: SceneLight, colour_model: ColourModel, *,
+                      exclude_mask: np.ndarray | None = None, reach: float = 2.5) -> list[Ring]:
+    """Rings whose centre lies within ``reach`` radii (+4 px) of the given points (where a
+    missing hold is expected), searched in small windows of the frame with the thresholds,
+    colour clusters and ring size of an earlier full search (``scene``, ``colour_model``):
+    a few milliseconds instead of a full-frame search. Returns full-frame rings.
+
+    Args:
+        centres_px: (N, 2) expected centres, full-frame px.
+        radii_px: (N,) expected outer radii, full-frame px.
+    """
+    frame = _check_frame(frame_bgr)
+    centres = np.asarray(centres_px, float).reshape(-1, 2)
+    radii = np.asarray(radii_px, float).reshape(-1)
+    if len(centres) != len(radii):
+        raise ValueError(f"centres_px (N, 2) and radii_px (N,) differ: {centres.shape} vs {radii.shape}")
+    s = scene.scale
+    Hf, Wf = frame.shape[:2]
+    Hw, Ww = Hf // s, Wf // s
+    margin = max(scene.blur_ksize) // 2 + 10  # the local paper lightness is exact past it
+    found: list[tuple[str, Any]] = []
+    for c, r in zip(centres, radii):
+        cw = (c + 0.5) / s - 0.5
+        rw = float(r) / s
+        core = reach * rw + 4
+        pad = core + 1.6 * rw + 4 + margin
+        # window origin even in working px, so that halving the crop equals cropping the half image
+        x0 = max(0, int(math.floor(cw[0] - pad)))
+        y0 = max(0, int(math.floor(cw[1] - pad)))
+        x0, y0 = x0 - x0 % 2, y0 - y0 % 2
+        x1 = min(Ww, int(math.ceil(cw[0] + pad)) + 1)
+        y1 = min(Hw, int(math.ceil(cw[1] + pad)) + 1)
+        if x1 - x0 < 8 or y1 - y0 < 8:
+            continue
+        crop = frame[y0 * s:y1 * s, x0 * s:x1 * s]
+        ex = None if exclude_mask is None else exclude_mask[y0 * s:y1 * s, x0 * s:x1 * s]
+        if s == 2:
+            crop, ex = _halve(crop, ex)
+        p = _Planes(crop, scene.gains, scene.blur_ksize, ex)
+        roi = (int(cw[0] - core) - x0, int(cw[1] - core) - y0, int(cw[0] + core) + 2 - x0,
+               int(cw[1] + core) + 2 - y0)
+        cands, _ = _search(p, scene, ColourModel().hue_of, scene.pass2_lab, roi)
+        for name, cand in cands:
+            centre = cand[0] + (x0, y0)
+            if abs(centre[0] - cw[0]) <= core and abs(centre[1] - cw[1]) <= core:
+                found.append((name, (centre,) + tuple(cand[1:])))
+    if not found:
+        return []
+    ref_r = scene.ring_radius_px
+    rings, _ = _consistent_rings(found, ref_r)
+    return _scale_rings(_named(rings, colour_model), s, s)
 
 
 def _suppress_duplicates(rings: list[Ring]) -> list[Ring]:
@@ -756,10 +923,13 @@ class RouteDetector:
 
     ``update(frame_bgr, frame_index, hand_mask)`` returns the current
     :class:`RouteObservation` (None until found). The hand may be in view: its mask is left out,
-    and over a few tries (``max_tries``, one every ``spacing`` calls) the parts of the table the
-    hand uncovers complete an empty-route reference image (:attr:`reference_bgr`), on which the
-    rings are detected again. It stops when every hold of the route file is seen or the tries
-    are spent; holds never seen are placed from the route file and flagged.
+    and over a few tries (``max_tries``, at least ``spacing`` frames apart) the parts of the
+    table the hand uncovers complete an empty-route reference image (:attr:`reference_bgr`).
+    The first try searches the whole image; once the route file's map is known, a later try
+    only searches small windows where the map puts a hold not yet seen and the hand has since
+    uncovered the table (:func:`detect_rings_near`, a few ms instead of a full search). It
+    stops when every hold of the route file is seen or the tries are spent; holds never seen
+    are placed from the route file and flagged.
     """
 
     def __init__(self, route_json: dict[str, Any] | None = None, *, max_tries: int = 4,
@@ -777,10 +947,12 @@ class RouteDetector:
         self.reference_bgr: np.ndarray | None = None
         self.reference_valid: np.ndarray | None = None
         self.colour_model: ColourModel | None = None
+        self.scene: SceneLight | None = None
         self.rings: list[Ring] = []
         self.tries = 0
+        self.full_searches = 0
         self.done = False
-        self._calls = 0
+        self._last_try: int | None = None
 
     def update(self, frame_bgr: np.ndarray, frame_index: int, hand_mask: Any = None
                ) -> RouteObservation | None:
@@ -788,12 +960,13 @@ class RouteDetector:
         (called only on the frames where a try is made)."""
         if self.done:
             return self.observation
-        self._calls += 1
-        if (self._calls - 1) % self.spacing:
+        if self._last_try is not None and 0 <= frame_index - self._last_try < self.spacing:
             return self.observation
+        self._last_try = frame_index
         if callable(hand_mask):
             hand_mask = hand_mask()
         free = np.ones(frame_bgr.shape[:2], bool) if hand_mask is None else ~hand_mask
+        fill = free
         if self.reference_bgr is None or self.reference_valid is None:
             self.reference_bgr = frame_bgr.copy()
             self.reference_valid = free.copy()
@@ -807,7 +980,21 @@ class RouteDetector:
             self.reference_valid |= free
         self.tries += 1
         exclude = None if self.reference_valid.all() else ~self.reference_valid
-        rings, model = detect_rings(self.reference_bgr, exclude_mask=exclude)
+        if (self.route_json is not None and self.observation is not None and self.scene is not None
+                and self.colour_model is not None):
+            self._search_missing(fill, exclude, frame_index)
+        else:
+            self._search_all(exclude, frame_index)
+        if self.observation is not None:
+            if self.route_json is None or self.observation.holds.detected.all():
+                self.done = True
+        if self.tries >= self.max_tries:
+            self.done = True
+        return self.observation
+
+    def _offer(self, rings: list[Ring], frame_index: int) -> RouteObservation | None:
+        """The route seen through these rings; kept if it sees at least as many holds."""
+        assert self.reference_bgr is not None
         obs: RouteObservation | None = None
         if self.route_json is not None:
             match = fit_route(rings, self.holds)
@@ -818,11 +1005,36 @@ class RouteDetector:
         if obs is not None and (self.observation is None or obs.holds.detected.sum()
                                 >= self.observation.holds.detected.sum()):
             self.observation = obs
-            self.colour_model = model
             self.rings = rings
-        if self.observation is not None:
-            if self.route_json is None or self.observation.holds.detected.all():
-                self.done = True
-        if self.tries >= self.max_tries:
-            self.done = True
-        return self.observation
+            return obs
+        return None
+
+    def _search_all(self, exclude: np.ndarray | None, frame_index: int) -> None:
+        assert self.reference_bgr is not None
+        self.full_searches += 1
+        rings, model, scene = detect_rings_scene(self.reference_bgr, exclude_mask=exclude)
+        if self._offer(rings, frame_index) is not None:
+            self.colour_model, self.scene = model, scene
+
+    def _search_missing(self, fill: np.ndarray, exclude: np.ndarray | None, frame_index: int) -> None:
+        """Look again only where a hold of the route is expected but was not seen, and only
+        if the hand has uncovered some of the table there since the last try."""
+        obs, scene, model = self.observation, self.scene, self.colour_model
+        assert obs is not None and scene is not None and model is not None and self.reference_bgr is not None
+        h, w = fill.shape
+        todo = []
+        for k in np.flatnonzero(~obs.holds.detected):
+            c, r = obs.holds.centres_px[k], float(obs.holds.radii_px[k])
+            reach = 2.5 * r + 4 + 1.6 * r
+            x0, y0 = max(0, int(c[0] - reach)), max(0, int(c[1] - reach))
+            x1, y1 = min(w, int(c[0] + reach) + 1), min(h, int(c[1] + reach) + 1)
+            if x1 > x0 and y1 > y0 and fill[y0:y1, x0:x1].any():
+                todo.append(k)
+        if not todo:
+            return
+        new = detect_rings_near(self.reference_bgr, obs.holds.centres_px[todo], obs.holds.radii_px[todo],
+                                scene, model, exclude_mask=exclude)
+        new = [r for r in new if all(np.linalg.norm(r.centre_px - k.centre_px)
+                                     > 0.8 * max(r.radius_px, k.radius_px) for k in self.rings)]
+        if new:
+            self._offer(self.rings + new, frame_index)
