@@ -1,15 +1,35 @@
 """Card movement: a card of the route that shifts or turns during the attempt → ``card_moved``.
 
-Each card (its image quadrilateral from the route map; without a route file, each hold's
-ring) keeps a grey patch of the empty-route reference. Every few frames, for the cards the hand
-does not cover, the patch is searched for around its place (normalised cross-correlation): a
-shift beyond a few pixels, or a patch that no longer matches (a turn), seen on two checks in a
-row, is a movement. Each card is reported once.
+A judge watching for a moved card compares each card with how it lay at the start: its printed
+texture and edges, where the hand leaves them visible. This stage does the same in physical
+units:
+
+1. Each card of the route (its quadrilateral in the empty-route reference image, mapped back to
+   table millimetres through the route's homography) gets a *card frame*: a small square image
+   that looks straight down on the card, ``px_per_mm`` pixels per millimetre, the card axis-aligned
+   in its middle with a margin of table around it. The reference is warped once into that frame.
+2. On every check the current frame is warped the same way (a ~100x100 px warp per card), as is
+   the hand mask. The uncovered part of the card is compared with the reference at its place
+   (zero-mean normalised correlation, insensitive to light drift). A card that still matches
+   there has not moved: nothing more is done (the usual, cheap case).
+3. Otherwise the card's motion is measured: a coarse search for its shift (masked template
+   matching), refined to a rigid motion (shift and turn) by ECC alignment
+   (``cv2.findTransformECC``) on the uncovered pixels only. The result is the shift of the
+   card's centre in millimetres and its turn in degrees, with the correlation reached.
+4. A card is moved when the measured motion exceeds ``shift_mm`` or ``rot_deg`` (far above
+   the ~0.3 mm / 0.3° measurement noise, far below a nudge of ~10 mm), the alignment explains
+   the change (high correlation after, clearly better than at the old place), and the same
+   motion is found on ``confirm`` checks in a row (a card that stays moved). A hand, its shadow
+   or a poor match alone is no evidence. Each card is reported once; the event is dated to the
+   first check that saw the card displaced.
+
+Without a route file (no card geometry) each hold's surroundings are watched instead, scaled
+from the ring's radius (:data:`HOLD_RADIUS_MM`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import cv2
@@ -17,116 +37,447 @@ import numpy as np
 
 from vision.observations import RouteObservation
 
-__all__ = ["CardMotionDetector", "CardPatch"]
+__all__ = ["CardMeasure", "CardMotionDetector", "CardTrack", "HOLD_RADIUS_MM"]
+
+#: Ring radius (mm) assumed to scale a hold's surroundings when there is no route file.
+HOLD_RADIUS_MM = 6.5
+
+_STILL, _MOVED, _COVERED, _UNCLEAR = "still", "moved", "covered", "unclear"
 
 
 @dataclass
-class CardPatch:
-    """Reference patch of one card: ``box`` (x0, y0, x1, y1) in the image, grey float32 patch."""
+class CardMeasure:
+    """One check of one card.
+
+    Attributes:
+        status: ``"still"`` (matches its reference place), ``"moved"`` (found displaced beyond
+            the thresholds), ``"covered"`` (too little of it visible), ``"unclear"`` (changed,
+            but no rigid motion explains it: a shadow, a badly masked hand).
+        visible: fraction (0..1) of the card's area compared (not under the hand, in the image).
+        zncc0: normalised correlation with the reference at the card's original place.
+        zncc: correlation after alignment (= ``zncc0`` when not aligned).
+        shift_mm: (2,) shift of the card's centre in the route's table frame, mm.
+        rot_deg: turn of the card, degrees (sign of the route frame).
+    """
+
+    status: str
+    visible: float
+    zncc0: float = float("nan")
+    zncc: float = float("nan")
+    shift_mm: np.ndarray = field(default_factory=lambda: np.zeros(2))
+    rot_deg: float = 0.0
+
+    @property
+    def shift_norm_mm(self) -> float:
+        return float(np.hypot(*self.shift_mm))
+
+
+@dataclass(eq=False)
+class CardTrack:
+    """A watched card: its card frame and the evidence gathered so far.
+
+    Attributes:
+        card: the card number (None for a hold watched without a route file).
+        label: ``"card 12"`` or ``"hold h3"``.
+        H_image_from_rect: (3, 3) homography from card-frame pixels to image pixels.
+        R_route_from_rect: (2, 2) rotation+reflection from card-frame axes to the route's axes.
+        px_per_mm: card-frame scale.
+        size_px: side of the square card frame, pixels.
+        card_box: (u0, v0, u1, v1) the card's inner area in the card frame (pixels, end excluded).
+        ref: (size_px, size_px) float32 grey reference card frame.
+        inside: (size_px, size_px) bool, card-frame pixels that fall inside the image.
+    """
 
     card: int | None
     label: str
-    box: tuple[int, int, int, int]
-    patch: np.ndarray
-    strikes: int = 0
+    H_image_from_rect: np.ndarray
+    R_route_from_rect: np.ndarray
+    px_per_mm: float
+    size_px: int
+    card_box: tuple[int, int, int, int]
+    ref: np.ndarray
+    inside: np.ndarray
+    ref_ok: np.ndarray | None = None
+    ring_px: int = 2
+    H_rect_from_image: np.ndarray = field(default_factory=lambda: np.eye(3))
+    corners_px: np.ndarray = field(default_factory=lambda: np.zeros((4, 2)))
+    run: list[tuple[float, int, np.ndarray, float]] = field(default_factory=list)
+    onset: tuple[float, int] | None = None
+    last_still: tuple[float, int] | None = None
     reported: bool = False
-    last_shift: tuple[int, int] | None = None
+    last: CardMeasure | None = None
+
+    @property
+    def templ(self) -> np.ndarray:
+        u0, v0, u1, v1 = self.card_box
+        return self.ref[v0:v1, u0:u1]
+
+    @property
+    def templ_ok(self) -> np.ndarray:
+        u0, v0, u1, v1 = self.card_box
+        assert self.ref_ok is not None
+        return self.ref_ok[v0:v1, u0:u1]
+
+
+def _masked_search(image: np.ndarray, valid: np.ndarray, templ: np.ndarray, templ_ok: np.ndarray,
+                   min_count: float) -> tuple[int, int] | None:
+    """Top-left (x, y) where ``templ`` best matches ``image`` by zero-mean normalised
+    correlation over the pixels valid in both (``valid``: the image's, e.g. not under the hand;
+    ``templ_ok``: the template's), searched at half resolution; None when no place leaves
+    ``min_count`` pixels to compare."""
+    def half(a: np.ndarray) -> np.ndarray:
+        return cv2.resize(a, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+
+    img = half(image)
+    m = (half(valid.astype(np.float32)) > 0.99).astype(np.float32)
+    mt = (half(templ_ok.astype(np.float32)) > 0.99).astype(np.float32)
+    t = half(templ)
+    if mt.sum() < 4:
+        return None
+    t = (t - float(t[mt > 0].mean())) * mt
+    im = img * m
+    n = cv2.matchTemplate(m, mt, cv2.TM_CCORR)
+    s_t = cv2.matchTemplate(m, t, cv2.TM_CCORR)
+    s_tt = cv2.matchTemplate(m, t * t, cv2.TM_CCORR)
+    s_i = cv2.matchTemplate(im, mt, cv2.TM_CCORR)
+    s_ii = cv2.matchTemplate(im * img, mt, cv2.TM_CCORR)
+    s_ti = cv2.matchTemplate(im, t, cv2.TM_CCORR)
+    ok = n >= max(16.0, min_count / 4)
+    if not ok.any():
+        return None
+    n_ = np.maximum(n, 1.0)
+    num = s_ti - s_t * s_i / n_
+    den = np.sqrt(np.maximum(s_tt - s_t * s_t / n_, 1e-6) * np.maximum(s_ii - s_i * s_i / n_, 1e-6))
+    z = np.where(ok, num / den, -2.0)
+    y, x = np.unravel_index(int(np.argmax(z)), z.shape)
+    return 2 * int(x), 2 * int(y)
+
+
+def _hand_mask_rect(track: CardTrack, lm: np.ndarray, grow: float = 0.35) -> np.ndarray:
+    """(size, size) bool: one hand's mask drawn in a card's frame, the same shape as
+    :func:`vision.pipeline.hand_mask` (landmarks' hull and the forearm band from the wrist away
+    from the fingers, grown by ``grow`` palm sizes) without a full-image mask."""
+    size = track.size_px
+    d = lm[0] - lm[9]
+    d = d / max(float(np.hypot(d[0], d[1])), 1e-6)
+    reach = float(np.max(np.hypot(*(track.corners_px - lm[0]).T)))
+    pts = np.vstack([lm, lm[0] + d * (reach + 1.0)])
+    hp = np.hstack([pts, np.ones((len(pts), 1))]) @ track.H_rect_from_image.T
+    out = np.zeros((size, size), bool)
+    if np.any(hp[:, 2] <= 1e-9):
+        out[:] = True  # the hand reaches past the table's horizon: call the card hidden
+        return out
+    p = hp[:, :2] / hp[:, 2:]
+    if np.any(np.abs(p) > 1e5):
+        out[:] = True
+        return out
+    palm = max(float(np.hypot(*(p[0] - p[9]))), 1.0)
+    k = max(3, int(2 * grow * palm) | 1)
+    r = int(round(k / 2 + 0.5))
+    m = np.zeros((size, size), np.uint8)
+    # a shape grown by a disc of radius r = the shape, plus its outline drawn 2r thick
+    hull = cv2.convexHull(np.round(p[:21] * 8).astype(np.int32))
+    cv2.fillConvexPoly(m, hull, 1, cv2.LINE_8, 3)
+    cv2.polylines(m, [hull], True, 1, 2 * r + 1, cv2.LINE_8, 3)
+    a_, b_ = (tuple(int(v) for v in np.round(p[i] * 8)) for i in (0, 21))
+    cv2.line(m, a_, b_, 1, max(1, int(0.9 * palm)) + 2 * r, cv2.LINE_8, 3)
+    return m.astype(bool)
+
+
+def _zncc(a: np.ndarray, b: np.ndarray, w: np.ndarray) -> float:
+    """Zero-mean normalised correlation of ``a`` and ``b`` over the pixels where ``w``."""
+    n = int(w.sum())
+    if n < 16:
+        return float("nan")
+    x = a[w]
+    y = b[w]
+    x = x - x.mean()
+    y = y - y.mean()
+    d = float(np.sqrt(float(x @ x) * float(y @ y)))
+    return float(x @ y) / d if d > 1e-6 else float("nan")
 
 
 class CardMotionDetector:
     """Pipeline stage: ``update(frame_bgr, t_s, frame_index, hand_mask)`` → new ``card_moved``
-    events (judge format with ``frame`` and ``confidence``).
+    events (judge format with ``frame`` and ``confidence``, plus ``shift_mm``, ``rot_deg``,
+    ``t_detected``).
 
     Args:
         reference_bgr: the empty-route frame the route was detected on.
-        route: the route observation (cards' quadrilaterals, or holds without a route file).
-        every: check every ``every``-th call (the check costs ~1 ms per card).
-        shift_px: shift (pixels) that counts as a movement; default: 4 % of a card's size.
-        min_score: a card counts as moved when it is found again (normalised correlation at
-            least this) shifted by more than ``shift_px``, the same way on two checks in a row; a
-            poor match alone is no evidence (a hand or its shadow over the card does that).
-        max_covered: a card is not judged while more than this fraction of its search box is
-            under the hand mask (the forearm band often grazes a card the hand is not over).
+        reference_valid: (H, W) bool, the reference's pixels that show the table (not a hand):
+            :attr:`vision.route_detect.RouteDetector.reference_valid`. Parts of a card hidden
+            in the reference are learnt later, when seen with the rest of the card in place.
+        route: the route observation (cards' quadrilaterals and the route homography; without
+            a route file, the holds' rings).
+        every: check every ``every``-th call (default: every call; a still card costs ~0.1 ms).
+        shift_mm: shift of a card's centre (mm) that counts as a movement.
+        rot_deg: turn (degrees) that counts as a movement.
+        confirm: checks in a row that must find the same motion (within ``agree_mm`` /
+            ``agree_deg``) before the card is reported.
+        min_visible: a card is not judged while less than this fraction of it is visible.
+        still_zncc: at or above this correlation at its original place a card is still.
+        min_zncc: an alignment must reach this correlation to count as a measured motion.
+        margin_mm: table kept around the card in its card frame (the largest shift searched).
+        max_px_per_mm: card-frame resolution cap (bounds the cost at high image resolutions).
     """
 
-    def __init__(self, reference_bgr: np.ndarray, route: RouteObservation, *, every: int = 4,
-                 shift_px: float | None = None, min_score: float = 0.4,
-                 max_covered: float = 0.2) -> None:
-        grey = cv2.cvtColor(reference_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
-        h, w = grey.shape
+    def __init__(self, reference_bgr: np.ndarray, route: RouteObservation, *,
+                 reference_valid: np.ndarray | None = None, every: int = 1,
+                 shift_mm: float = 3.0, rot_deg: float = 3.0, confirm: int = 2,
+                 agree_mm: float = 2.0, agree_deg: float = 2.0, min_visible: float = 0.08,
+                 still_zncc: float = 0.9, min_zncc: float = 0.5, min_gain: float = 0.25,
+                 margin_mm: float = 18.0, ring_mm: float = 4.0, max_px_per_mm: float = 1.0,
+                 max_aligned: int = 2, learn_zncc: float = 0.95, max_rot_deg: float = 20.0) -> None:
         self.every = max(1, int(every))
-        self.min_score = min_score
-        self.max_covered = max_covered
-        self.patches: list[CardPatch] = []
+        self.shift_mm = float(shift_mm)
+        self.rot_deg = float(rot_deg)
+        self.confirm = max(1, int(confirm))
+        self.agree_mm = float(agree_mm)
+        self.agree_deg = float(agree_deg)
+        self.min_visible = float(min_visible)
+        self.still_zncc = float(still_zncc)
+        self.min_zncc = float(min_zncc)
+        self.min_gain = float(min_gain)
+        self.learn_zncc = float(learn_zncc)
+        self.max_rot_deg = float(max_rot_deg)
+        self.ring_mm = float(ring_mm)
+        self.max_aligned = max(1, int(max_aligned))
+        self._budget = self.max_aligned
+        self.margin_mm = float(margin_mm)
+        self.max_px_per_mm = float(max_px_per_mm)
         self._calls = 0
-        if route.cards:
-            items = [(num, f"card {num}", quad) for num, quad in route.cards.items()]
-            sizes = [float(np.linalg.norm(q[0] - q[2])) / np.sqrt(2) for _, _, q in items]
-            shrink = 0.12
-        else:
-            items = []
-            for hid, c, r in zip(route.holds.ids, route.holds.centres_px, route.holds.radii_px):
-                s = 1.6 * float(r)
-                quad = np.array([[c[0] - s, c[1] - s], [c[0] + s, c[1] - s], [c[0] + s, c[1] + s],
-                                 [c[0] - s, c[1] + s]])
-                items.append((None, f"hold {hid}", quad))
-            sizes = [2 * 1.6 * float(r) for r in route.holds.radii_px]
-            shrink = 0.0
-        size = float(np.median(sizes)) if sizes else 40.0
-        self.shift_px = shift_px if shift_px is not None else max(2.5, 0.04 * size)
-        self.search_px = int(np.ceil(max(6.0, 0.25 * size)))
-        for (num, label, quad), s in zip(items, sizes):
-            x0, y0 = np.floor(quad.min(0) + shrink * s).astype(int)
-            x1, y1 = np.ceil(quad.max(0) - shrink * s).astype(int)
-            x0, y0 = max(0, x0), max(0, y0)
-            x1, y1 = min(w, x1), min(h, y1)
-            if x1 - x0 < 8 or y1 - y0 < 8:
-                continue
-            self.patches.append(CardPatch(num, label, (x0, y0, x1, y1), grey[y0:y1, x0:x1].copy()))
+        self.image_hw = reference_bgr.shape[:2]
+        self.tracks: list[CardTrack] = []
+        grey = cv2.cvtColor(reference_bgr, cv2.COLOR_BGR2GRAY)
+        for card, label, quad_mm, H_image_from_route in self._cards(route):
+            t = self._track(grey, reference_valid, card, label, quad_mm, H_image_from_route)
+            if t is not None:
+                self.tracks.append(t)
 
+    # --- construction ---------------------------------------------------------------------
+    @staticmethod
+    def _cards(route: RouteObservation) -> list[tuple[int | None, str, np.ndarray, np.ndarray]]:
+        """(card, label, (4, 2) corners in a metric plane frame (mm), H_image_from_plane)."""
+        out: list[tuple[int | None, str, np.ndarray, np.ndarray]] = []
+        H = route.H_image_from_route
+        if route.cards and H is not None:
+            H_route_from_image = np.linalg.inv(H)
+            for num, quad in sorted(route.cards.items()):
+                q = cv2.perspectiveTransform(quad.reshape(-1, 1, 2).astype(np.float64),
+                                             H_route_from_image).reshape(-1, 2)
+                out.append((int(num), f"card {num}", q, H))
+            return out
+        for hid, c, r in zip(route.holds.ids, route.holds.centres_px, route.holds.radii_px):
+            mm_per_px = HOLD_RADIUS_MM / max(float(r), 1e-3)
+            H_image_from_plane = np.array([[1 / mm_per_px, 0, 0], [0, 1 / mm_per_px, 0], [0, 0, 1.0]])
+            s = 1.6 * HOLD_RADIUS_MM
+            cx, cy = float(c[0]) * mm_per_px, float(c[1]) * mm_per_px
+            q = np.array([[cx - s, cy - s], [cx + s, cy - s], [cx + s, cy + s], [cx - s, cy + s]])
+            out.append((None, f"hold {hid}", q, H_image_from_plane))
+        return out
+
+    def _track(self, grey: np.ndarray, grey_valid: np.ndarray | None, card: int | None, label: str, quad_mm: np.ndarray,
+               H_image_from_plane: np.ndarray) -> CardTrack | None:
+        centre = quad_mm.mean(0)
+        e_u = quad_mm[1] - quad_mm[0]
+        e_v = quad_mm[3] - quad_mm[0]
+        w_mm, h_mm = float(np.linalg.norm(e_u)), float(np.linalg.norm(e_v))
+        if w_mm < 1 or h_mm < 1:
+            return None
+        e_u = e_u / w_mm
+        e_v = e_v / h_mm
+        if abs(float(e_u @ e_v)) > 0.2:
+            return None
+        quad_px = cv2.perspectiveTransform(quad_mm.reshape(-1, 1, 2), H_image_from_plane).reshape(-1, 2)
+        px_per_mm_img = float(np.sqrt(abs(cv2.contourArea(quad_px.astype(np.float32))) / (w_mm * h_mm)))
+        s = float(np.clip(px_per_mm_img, 0.35, self.max_px_per_mm))
+        half_u = w_mm / 2 + self.margin_mm
+        half_v = h_mm / 2 + self.margin_mm
+        size_u = int(np.ceil(2 * half_u * s))
+        size_v = int(np.ceil(2 * half_v * s))
+        size = max(size_u, size_v)
+        # plane point of card-frame pixel (u, v): centre + e_u (u/s - size/2s) + e_v (v/s - size/2s)
+        A = np.column_stack([e_u / s, e_v / s])
+        o = centre - A @ np.array([size / 2, size / 2])
+        T_plane_from_rect = np.array([[A[0, 0], A[0, 1], o[0]], [A[1, 0], A[1, 1], o[1]], [0, 0, 1.0]])
+        H_image_from_rect = H_image_from_plane @ T_plane_from_rect
+        inset_mm = 1.5
+        u0 = int(np.ceil(size / 2 - (w_mm / 2 - inset_mm) * s))
+        u1 = int(np.floor(size / 2 + (w_mm / 2 - inset_mm) * s))
+        v0 = int(np.ceil(size / 2 - (h_mm / 2 - inset_mm) * s))
+        v1 = int(np.floor(size / 2 + (h_mm / 2 - inset_mm) * s))
+        if u1 - u0 < 8 or v1 - v0 < 8:
+            return None
+        ref = self._warp_grey(grey, H_image_from_rect, size)
+        h, w = grey.shape
+        inside = cv2.warpPerspective(np.ones((h, w), np.uint8), H_image_from_rect, (size, size),
+                                     flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP,
+                                     borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+        inside = cv2.erode(inside, np.ones((3, 3), np.uint8)).astype(bool)
+        if inside[v0:v1, u0:u1].mean() < 0.5:
+            return None
+        ref_ok = inside.copy()
+        if grey_valid is not None:
+            ref_ok &= cv2.warpPerspective(grey_valid.astype(np.uint8), H_image_from_rect, (size, size),
+                                          flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP,
+                                          borderMode=cv2.BORDER_CONSTANT, borderValue=0) > 0
+        corners = cv2.perspectiveTransform(
+            np.array([[[0, 0]], [[size, 0]], [[size, size]], [[0, size]]], np.float64),
+            H_image_from_rect).reshape(-1, 2)
+        return CardTrack(card, label, H_image_from_rect, A * s, s, size, (u0, v0, u1, v1),
+                         ref, inside, ref_ok, max(1, int(round(self.ring_mm * s))),
+                         np.linalg.inv(H_image_from_rect), corners)
+
+    @staticmethod
+    def _warp_grey(image: np.ndarray, H_image_from_rect: np.ndarray, size: int) -> np.ndarray:
+        """(size, size) float32 grey card frame of a BGR or grey image, lightly smoothed."""
+        g = cv2.warpPerspective(image, H_image_from_rect, (size, size),
+                                flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                borderMode=cv2.BORDER_REPLICATE)
+        if g.ndim == 3:
+            g = cv2.cvtColor(g, cv2.COLOR_BGR2GRAY)
+        return cv2.GaussianBlur(g.astype(np.float32), (0, 0), 0.8)
+
+    # --- measuring ------------------------------------------------------------------------
+    def measure(self, track: CardTrack, frame_bgr: np.ndarray, hand: Any) -> CardMeasure:
+        """Compare one card with its reference in the current frame ((H, W, 3) uint8).
+        ``hand``: where the hand (and its shadow) may be: an (H, W) bool mask, a list of
+        (21, 2) landmark arrays (image px, one per hand), or None."""
+        size = track.size_px
+        u0, v0, u1, v1 = track.card_box
+        cur = self._warp_grey(frame_bgr, track.H_image_from_rect, size)
+        valid = track.inside.copy()
+        if isinstance(hand, (list, tuple)):
+            for lm in hand:
+                valid &= ~_hand_mask_rect(track, np.asarray(lm, np.float64))
+        elif hand is not None:
+            hm = cv2.warpPerspective(hand.view(np.uint8), track.H_image_from_rect, (size, size),
+                                     flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP,
+                                     borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+            valid &= hm == 0
+        # still? the card and a ring of table around it (its edges) compared where visible
+        assert track.ref_ok is not None
+        r = track.ring_px
+        b0, b1 = max(0, v0 - r), min(size, v1 + r)
+        a0, a1 = max(0, u0 - r), min(size, u1 + r)
+        w0 = valid[b0:b1, a0:a1] & track.ref_ok[b0:b1, a0:a1]
+        area = (v1 - v0) * (u1 - u0)
+        z0 = _zncc(cur[b0:b1, a0:a1], track.ref[b0:b1, a0:a1], w0)
+        vis0 = float(w0[v0 - b0:v1 - b0, u0 - a0:u1 - a0].mean())
+        if int(w0.sum()) >= self.min_visible * area and np.isfinite(z0) and z0 >= self.still_zncc:
+            if z0 >= self.learn_zncc and vis0 >= 0.3:
+                # the card is in place: learn the parts the reference did not show
+                new = valid[b0:b1, a0:a1] & ~track.ref_ok[b0:b1, a0:a1]
+                if new.any():
+                    track.ref[b0:b1, a0:a1][new] = cur[b0:b1, a0:a1][new]
+                    track.ref_ok[b0:b1, a0:a1] |= new
+            return CardMeasure(_STILL, vis0, z0, z0)
+        if int(valid.sum()) < self.min_visible * area:
+            return CardMeasure(_COVERED, vis0, z0)
+        if self._budget <= 0:
+            return CardMeasure(_UNCLEAR, vis0, z0)
+        self._budget -= 1
+        templ, templ_ok = track.templ, track.templ_ok
+        loc = _masked_search(cur, valid, templ, templ_ok, self.min_visible * area)
+        if loc is None:
+            return CardMeasure(_COVERED, vis0, z0)
+        W = np.array([[1, 0, loc[0]], [0, 1, loc[1]]], np.float32)
+        # ECC masks the input image only: the template's unknown pixels, placed where the
+        # coarse search put the card, are masked there too
+        ecc_mask = valid.copy()
+        x, y = loc
+        th, tw = templ.shape
+        ecc_mask[y:y + th, x:x + tw] &= templ_ok[:size - y, :size - x]
+        try:
+            zncc, W = cv2.findTransformECC(templ, cur, W, cv2.MOTION_EUCLIDEAN,
+                                           (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 30, 1e-3),
+                                           ecc_mask.astype(np.uint8), 3)
+        except cv2.error:
+            return CardMeasure(_UNCLEAR, vis0, z0, float("nan"))
+        # how much of the card, where it was found, is visible and known
+        seen = cv2.warpAffine(valid.astype(np.uint8), W, (u1 - u0, v1 - v0),
+                              flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP)
+        vis = float((seen.astype(bool) & templ_ok).mean())
+        c_t = np.array([(size / 2) - u0, (size / 2) - v0])
+        moved_to = W[:, :2].astype(np.float64) @ c_t + W[:, 2]
+        d_rect = moved_to - size / 2
+        shift_mm = track.R_route_from_rect @ d_rect / track.px_per_mm
+        rot = float(np.degrees(np.arctan2(W[1, 0], W[0, 0])))
+        if track.R_route_from_rect[0, 0] * track.R_route_from_rect[1, 1] - track.R_route_from_rect[0, 1] * track.R_route_from_rect[1, 0] < 0:
+            rot = -rot
+        m = CardMeasure(_UNCLEAR, vis, z0, float(zncc), shift_mm, rot)
+        if vis < self.min_visible or zncc < self.min_zncc or (np.isfinite(z0) and zncc < z0 + self.min_gain):
+            return m
+        if m.shift_norm_mm > self.margin_mm - 2 or abs(rot) > self.max_rot_deg:
+            return m  # beyond what the card frame can measure: a false match
+        big = m.shift_norm_mm >= self.shift_mm or abs(rot) >= self.rot_deg
+        m.status = _MOVED if big else _STILL
+        return m
+
+    # --- the stage --------------------------------------------------------------------------
     def due(self) -> bool:
         """True if the next :meth:`update` call will check the cards."""
         return (self._calls + 1) % self.every == 0
 
     def update(self, frame_bgr: np.ndarray, t_s: float, frame_index: int,
                hand_mask: Any) -> list[dict[str, Any]]:
-        """``hand_mask``: (H, W) bool array, None, or a callable returning one (computed only
-        when a check is due)."""
+        """``hand_mask``: where the hands are: a list of (21, 2) landmark arrays (image px; the
+        cheapest: the mask is drawn in each card's frame, ~0.05 ms), an (H, W) bool mask, a
+        callable returning either (called only when a check is due), or None."""
         self._calls += 1
         if self._calls % self.every:
             return []
-        if callable(hand_mask):
-            hand_mask = hand_mask()
-        h, w = frame_bgr.shape[:2]
+        todo = [t for t in self.tracks if not t.reported]
+        if not todo:
+            return []
+        mask = hand_mask() if callable(hand_mask) else hand_mask
         events: list[dict[str, Any]] = []
-        m = self.search_px
-        for cp in self.patches:
-            if cp.reported:
-                continue
-            x0, y0, x1, y1 = cp.box
-            sx0, sy0, sx1, sy1 = max(0, x0 - m), max(0, y0 - m), min(w, x1 + m), min(h, y1 + m)
-            if hand_mask is not None and hand_mask[sy0:sy1, sx0:sx1].mean() > self.max_covered:
-                continue  # the hand is over it (or its shadow may be): no verdict now
-            region = cv2.cvtColor(frame_bgr[sy0:sy1, sx0:sx1], cv2.COLOR_BGR2GRAY).astype(np.float32)
-            if region.shape[0] < cp.patch.shape[0] or region.shape[1] < cp.patch.shape[1]:
-                continue
-            res = cv2.matchTemplate(region, cp.patch, cv2.TM_CCOEFF_NORMED)
-            _, score, _, loc = cv2.minMaxLoc(res)
-            dx, dy = loc[0] + sx0 - x0, loc[1] + sy0 - y0
-            shift = float(np.hypot(dx, dy))
-            # a moved card is found again, shifted the same way twice in a row; a poor match
-            # alone is no evidence (a hand or its shadow over the card does that)
-            moved = shift > self.shift_px and score >= self.min_score
-            same = cp.last_shift is not None and abs(dx - cp.last_shift[0]) <= 2 and abs(dy - cp.last_shift[1]) <= 2
-            cp.strikes = (cp.strikes + 1 if same else 1) if moved else 0
-            cp.last_shift = (dx, dy) if moved else None
-            if cp.strikes >= 2:
-                cp.reported = True
-                conf = float(np.clip(max(shift / (2 * self.shift_px), (1 - score) / 0.5), 0.5, 1.0))
-                ev: dict[str, Any] = {"t": round(float(t_s), 4), "type": "card_moved",
-                                      "frame": int(frame_index), "confidence": round(conf, 3),
-                                      "shift_px": round(shift, 1), "match": round(float(score), 3)}
-                if cp.card is not None:
-                    ev["card"] = cp.card
+        self._budget = self.max_aligned
+        # cards with evidence under way are measured first; the others take turns
+        k = self._calls // self.every
+        order = {id(t): (i + k) % len(self.tracks) for i, t in enumerate(self.tracks)}
+        todo = sorted(todo, key=lambda t: (not t.run, order[id(t)]))
+        for tr in todo:
+            m = self.measure(tr, frame_bgr, mask)
+            tr.last = m
+            ev = self._judge(tr, m, float(t_s), int(frame_index))
+            if ev is not None:
                 events.append(ev)
         return events
+
+    def _judge(self, tr: CardTrack, m: CardMeasure, t_s: float, frame_index: int
+               ) -> dict[str, Any] | None:
+        if m.status == _STILL:
+            tr.run.clear()
+            tr.onset = None
+            tr.last_still = (t_s, frame_index)
+            return None
+        if m.status != _MOVED:
+            return None  # covered or unexplained: neither evidence nor counter-evidence
+        if tr.run:
+            _, _, s_prev, r_prev = tr.run[-1]
+            if (np.hypot(*(m.shift_mm - s_prev)) > self.agree_mm
+                    or abs(m.rot_deg - r_prev) > self.agree_deg):
+                tr.run.clear()
+        if tr.onset is None:
+            tr.onset = (t_s, frame_index)
+        tr.run.append((t_s, frame_index, m.shift_mm.copy(), m.rot_deg))
+        if len(tr.run) < self.confirm:
+            return None
+        tr.reported = True
+        t0, f0 = tr.onset
+        excess = max(m.shift_norm_mm / self.shift_mm, abs(m.rot_deg) / self.rot_deg)
+        conf = float(np.clip(0.5 + 0.2 * (excess - 1) + 0.5 * (m.zncc - self.min_zncc), 0.5, 1.0))
+        ev: dict[str, Any] = {"t": round(t0, 4), "type": "card_moved", "frame": f0,
+                              "confidence": round(conf, 3),
+                              "shift_mm": [round(float(v), 1) for v in m.shift_mm],
+                              "rot_deg": round(m.rot_deg, 1), "match": round(m.zncc, 3),
+                              "visible": round(m.visible, 2), "t_detected": round(t_s, 4),
+                              "frame_detected": frame_index}
+        if tr.last_still is not None:
+            ev["t_last_still"] = round(tr.last_still[0], 4)
+        if tr.card is not None:
+            ev["card"] = tr.card
+        else:
+            ev["hold"] = tr.label.split(" ", 1)[1]
+        return ev

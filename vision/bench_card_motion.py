@@ -1,0 +1,218 @@
+"""Benchmark of the card-motion stage (:mod:`vision.card_motion`) on rendered clips.
+
+    python -m vision.bench_card_motion --clips /tmp/h11/{dev,dev2,bench,bench7}/climb_* \\
+        [--cache /tmp/arbitre-bench-card-motion] [--show]
+
+Each clip (a folder with ``video.mp4``, ``route.json``, ``ground_truth.json`` as written by
+:mod:`vision.synth`) is first run once through :class:`vision.pipeline.GrimpeReferee` to record
+what the card-motion stage receives (the empty-route reference, the route observation, and per
+processed frame its time, index and the hands' landmarks); that recording is cached (pickle)
+so later runs replay only the stage: frames are decoded again and the hand mask is rebuilt
+with :func:`vision.pipeline.hand_mask` exactly as the pipeline does. Prints:
+
+- recall: nudged cards reported (right card, at or after the nudge's start);
+- delay: detection frame minus the nudge's last frame (s), and the event's date minus the
+  truth's (the judge's truth dates the fault to the nudge's first frame);
+- false alarms: events on a card that was not nudged, or before its nudge; per clip and per
+  minute of video;
+- cost: ms per processed frame of the stage (the hand mask it asks for included), mean and
+  95th percentile, per image size.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import pickle
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+__all__ = ["Recording", "record_clip", "replay", "main"]
+
+
+class Recording(dict):  # type: ignore[type-arg]
+    """What the card-motion stage received on one clip: ``ref`` (H, W, 3) uint8, ``route``
+    (RouteObservation), ``ref_valid`` (H, W) bool (the reference's pixels not under a hand),
+    ``calls`` [(t_s, frame_index, [(21, 2) float32 landmarks per hand])],
+    ``fps``, ``num_frames``, ``nudges`` (ground truth), ``clip``."""
+
+
+def record_clip(folder: Path) -> Recording | None:
+    """Run the referee on a clip and record the card-motion stage's inputs (None: no route)."""
+    import vision.pipeline as pipeline
+    from vision.bench_judge import _colour_map
+    from vision.video import VideoReader
+
+    gt = json.loads((folder / "ground_truth.json").read_text())
+    route = json.loads((folder / "route.json").read_text())
+    rec = Recording(clip=str(folder), fps=float(gt["fps"]), num_frames=int(gt["num_frames"]),
+                    nudges=gt.get("card_nudges", []), calls=[], image_size=gt["image_size"])
+    holder: dict[str, Any] = {}
+
+    class _Recorder:
+        def __init__(self, reference_bgr: np.ndarray, route_obs: Any) -> None:
+            rec["ref"] = reference_bgr.copy()
+            rec["route"] = route_obs
+            valid = holder["ref"].route_detector.reference_valid
+            rec["ref_valid"] = None if valid is None else valid.copy()
+
+        def update(self, frame: np.ndarray, t_s: float, frame_index: int, hand_mask: Any) -> list[Any]:
+            hands = holder["ref"]._hands
+            lms = [np.asarray(h.landmarks_px, np.float32) for h in hands.hands] if hands else []
+            rec["calls"].append((float(t_s), int(frame_index), lms))
+            return []
+
+    saved = pipeline.CardMotionDetector
+    pipeline.CardMotionDetector = _Recorder  # type: ignore[misc,assignment]
+    try:
+        with VideoReader(folder / "video.mp4") as vr:
+            ref = pipeline.GrimpeReferee(route, fps=vr.fps, colour_map=_colour_map(gt))
+            holder["ref"] = ref
+            while True:
+                if not ref.wants_frame(vr.next_index):
+                    if not vr.skip():
+                        break
+                    continue
+                item = vr.read()
+                if item is None:
+                    break
+                ref.update(item[2], item[1], item[0])
+            ref.close()
+    finally:
+        pipeline.CardMotionDetector = saved  # type: ignore[misc]
+    return rec if "ref" in rec else None
+
+
+def load_or_record(folder: Path, cache: Path) -> Recording | None:
+    key = cache / (folder.resolve().as_posix().strip("/").replace("/", "__") + ".pkl")
+    if key.is_file():
+        with key.open("rb") as f:
+            return Recording(pickle.load(f))
+    rec = record_clip(folder)
+    if rec is not None:
+        cache.mkdir(parents=True, exist_ok=True)
+        with key.open("wb") as f:
+            pickle.dump(dict(rec), f)
+    return rec
+
+
+def replay(rec: Recording, **params: Any) -> tuple[list[dict[str, Any]], list[float]]:
+    """Run a fresh :class:`vision.card_motion.CardMotionDetector` over a recording: its events
+    and the cost of each ``update`` call in ms (the hand mask it asks for included)."""
+    from vision.card_motion import CardMotionDetector
+    from vision.pipeline import hand_mask
+    from vision.video import VideoReader
+
+    det = CardMotionDetector(rec["ref"], rec["route"], reference_valid=rec.get("ref_valid"), **params)
+    calls = {fi: (t, lms) for t, fi, lms in rec["calls"]}
+    events: list[dict[str, Any]] = []
+    cost_ms: list[float] = []
+    with VideoReader(Path(rec["clip"]) / "video.mp4") as vr:
+        while True:
+            fi = vr.next_index
+            if fi not in calls:
+                if not vr.skip():
+                    break
+                continue
+            item = vr.read()
+            if item is None:
+                break
+            frame = item[2]
+            t_s, lms = calls[fi]
+
+            def mask(lms: list[np.ndarray] = lms, shape: tuple[int, int] = frame.shape[:2]
+                     ) -> np.ndarray | None:
+                ms = [hand_mask(shape, lm, fast=True) for lm in lms]
+                return np.logical_or.reduce(ms) if ms else None
+
+            t0 = time.perf_counter()
+            events += det.update(frame, t_s, fi, mask)
+            cost_ms.append(1000 * (time.perf_counter() - t0))
+    return events, cost_ms
+
+
+def score(rec: Recording, events: list[dict[str, Any]]) -> dict[str, Any]:
+    """Match the events of one clip with its nudges: found, delays, false alarms."""
+    fps = rec["fps"]
+    out: dict[str, Any] = {"nudges": len(rec["nudges"]), "found": 0, "delay_s": [], "date_err_s": [],
+                           "false": [], "duration_s": rec["num_frames"] / fps}
+    used: set[int] = set()
+    for n in rec["nudges"]:
+        for j, e in enumerate(events):
+            if j in used or e.get("card") != n["card"]:
+                continue
+            if e.get("frame_detected", e["frame"]) < n["frame0"]:
+                continue
+            used.add(j)
+            out["found"] += 1
+            out["delay_s"].append((e.get("frame_detected", e["frame"]) - n["frame1"]) / fps)
+            out["date_err_s"].append(e["t"] - (n["frame0"] + 1) / fps)
+            break
+    out["false"] = [e for j, e in enumerate(events) if j not in used]
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m vision.bench_card_motion",
+                                 description=__doc__.split("\n")[0])
+    ap.add_argument("--clips", nargs="+", required=True, help="rendered clip folders")
+    ap.add_argument("--cache", default=str(Path(tempfile.gettempdir()) / "arbitre-bench-card-motion"),
+                    help="folder of the recorded stage inputs (reused between runs)")
+    ap.add_argument("--show", action="store_true", help="print every event")
+    args = ap.parse_args(argv)
+    cache = Path(args.cache)
+    rows = []
+    costs: dict[tuple[int, int], list[float]] = {}
+    for c in args.clips:
+        folder = Path(c)
+        if not (folder / "ground_truth.json").is_file():
+            print(f"  {folder}: no ground_truth.json, skipped", file=sys.stderr)
+            continue
+        rec = load_or_record(folder, cache)
+        if rec is None:
+            print(f"  {folder}: no route found, skipped")
+            continue
+        events, cost = replay(rec)
+        r = score(rec, events)
+        rows.append((folder, r))
+        costs.setdefault(tuple(rec["image_size"]), []).extend(cost)  # type: ignore[arg-type]
+        desc = ", ".join(f"card {n['card']} {np.hypot(n['dx_mm'], n['dy_mm']):.1f} mm {n['drot_deg']:+.1f} deg "
+                         f"frames {n['frame0']}-{n['frame1']}" for n in rec["nudges"]) or "no nudge"
+        found = (f"found {r['found']}/{r['nudges']}" + (f", delay {r['delay_s'][0]:+.2f} s" if r["delay_s"] else "")
+                 if r["nudges"] else "")
+        print(f"  {folder.parent.name}/{folder.name}: {desc}; {found} false {len(r['false'])}; "
+              f"{np.mean(cost):.2f} ms/frame")
+        if args.show:
+            for e in events:
+                print("      ", e)
+    n_nudge = sum(r["nudges"] for _, r in rows)
+    n_found = sum(r["found"] for _, r in rows)
+    delays = np.array([d for _, r in rows for d in r["delay_s"]])
+    dates = np.array([d for _, r in rows for d in r["date_err_s"]])
+    n_false = sum(len(r["false"]) for _, r in rows)
+    minutes = sum(r["duration_s"] for _, r in rows) / 60
+    clean = [r for _, r in rows if not r["nudges"]]
+    print(f"== {len(rows)} clips ({len(rows) - len(clean)} with a nudge), {minutes:.1f} min of video ==")
+    print(f"  recall {n_found}/{n_nudge}" + (f" = {n_found / n_nudge:.2f}" if n_nudge else ""))
+    if len(delays):
+        print(f"  delay after the nudge's end: median {np.median(delays):+.2f} s, max {delays.max():+.2f} s, "
+              f"within 0.3 s: {int((delays <= 0.3).sum())}/{n_nudge}")
+        print(f"  event date minus truth date (nudge start): median {np.median(dates):+.2f} s, "
+              f"range {dates.min():+.2f}..{dates.max():+.2f} s")
+    print(f"  false alarms: {n_false} in {len(rows)} clips ({n_false / max(len(rows), 1):.3f} per clip, "
+          f"{n_false / max(minutes, 1e-9):.2f} per minute); on clips without a nudge: "
+          f"{sum(len(r['false']) for r in clean)} in {len(clean)}")
+    for size, c in sorted(costs.items()):
+        a = np.array(c)
+        print(f"  cost at {size[0]}x{size[1]}: {a.mean():.2f} ms per processed frame (p95 {np.percentile(a, 95):.2f}, "
+              f"max {a.max():.1f}; hand mask included)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
