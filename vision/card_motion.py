@@ -58,6 +58,7 @@ class CardMeasure:
         zncc: correlation after alignment (= ``zncc0`` when not aligned).
         shift_mm: (2,) shift of the card's centre in the route's table frame, mm.
         rot_deg: turn of the card, degrees (sign of the route frame).
+        aligned: True if the motion was measured (an alignment was run).
     """
 
     status: str
@@ -66,6 +67,7 @@ class CardMeasure:
     zncc: float = float("nan")
     shift_mm: np.ndarray = field(default_factory=lambda: np.zeros(2))
     rot_deg: float = 0.0
+    aligned: bool = False
 
     @property
     def shift_norm_mm(self) -> float:
@@ -217,6 +219,8 @@ class CardMotionDetector:
         min_visible: a card is not judged while less than this fraction of it is visible.
         still_zncc: at or above this correlation at its original place a card is still.
         min_zncc: an alignment must reach this correlation to count as a measured motion.
+        min_explained: ... and remove at least this fraction of the mismatch at the card's
+            original place (``(zncc - zncc0) / (1 - zncc0)``).
         margin_mm: table kept around the card in its card frame (the largest shift searched).
         max_px_per_mm: card-frame resolution cap (bounds the cost at high image resolutions).
     """
@@ -225,7 +229,7 @@ class CardMotionDetector:
                  reference_valid: np.ndarray | None = None, every: int = 1,
                  shift_mm: float = 3.0, rot_deg: float = 3.0, confirm: int = 2,
                  agree_mm: float = 2.0, agree_deg: float = 2.0, min_visible: float = 0.08,
-                 still_zncc: float = 0.9, min_zncc: float = 0.5, min_gain: float = 0.25,
+                 still_zncc: float = 0.9, min_zncc: float = 0.5, min_explained: float = 0.6,
                  margin_mm: float = 18.0, ring_mm: float = 4.0, max_px_per_mm: float = 1.0,
                  max_aligned: int = 2, learn_zncc: float = 0.95, max_rot_deg: float = 20.0) -> None:
         self.every = max(1, int(every))
@@ -237,7 +241,7 @@ class CardMotionDetector:
         self.min_visible = float(min_visible)
         self.still_zncc = float(still_zncc)
         self.min_zncc = float(min_zncc)
-        self.min_gain = float(min_gain)
+        self.min_explained = float(min_explained)
         self.learn_zncc = float(learn_zncc)
         self.max_rot_deg = float(max_rot_deg)
         self.ring_mm = float(ring_mm)
@@ -339,10 +343,12 @@ class CardMotionDetector:
         return cv2.GaussianBlur(g.astype(np.float32), (0, 0), 0.8)
 
     # --- measuring ------------------------------------------------------------------------
-    def measure(self, track: CardTrack, frame_bgr: np.ndarray, hand: Any) -> CardMeasure:
+    def measure(self, track: CardTrack, frame_bgr: np.ndarray, hand: Any, *, align: bool = True
+                ) -> CardMeasure:
         """Compare one card with its reference in the current frame ((H, W, 3) uint8).
         ``hand``: where the hand (and its shadow) may be: an (H, W) bool mask, a list of
-        (21, 2) landmark arrays (image px, one per hand), or None."""
+        (21, 2) landmark arrays (image px, one per hand), or None. ``align``: measure the
+        motion of a card that no longer matches (~1 ms); if False it is ``"unclear"``."""
         size = track.size_px
         u0, v0, u1, v1 = track.card_box
         cur = self._warp_grey(frame_bgr, track.H_image_from_rect, size)
@@ -374,9 +380,8 @@ class CardMotionDetector:
             return CardMeasure(_STILL, vis0, z0, z0)
         if int(valid.sum()) < self.min_visible * area:
             return CardMeasure(_COVERED, vis0, z0)
-        if self._budget <= 0:
+        if not align:
             return CardMeasure(_UNCLEAR, vis0, z0)
-        self._budget -= 1
         templ, templ_ok = track.templ, track.templ_ok
         loc = _masked_search(cur, valid, templ, templ_ok, self.min_visible * area)
         if loc is None:
@@ -393,7 +398,7 @@ class CardMotionDetector:
                                            (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 30, 1e-3),
                                            ecc_mask.astype(np.uint8), 3)
         except cv2.error:
-            return CardMeasure(_UNCLEAR, vis0, z0, float("nan"))
+            return CardMeasure(_UNCLEAR, vis0, z0, float("nan"), aligned=True)
         # how much of the card, where it was found, is visible and known
         seen = cv2.warpAffine(valid.astype(np.uint8), W, (u1 - u0, v1 - v0),
                               flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP)
@@ -405,8 +410,8 @@ class CardMotionDetector:
         rot = float(np.degrees(np.arctan2(W[1, 0], W[0, 0])))
         if track.R_route_from_rect[0, 0] * track.R_route_from_rect[1, 1] - track.R_route_from_rect[0, 1] * track.R_route_from_rect[1, 0] < 0:
             rot = -rot
-        m = CardMeasure(_UNCLEAR, vis, z0, float(zncc), shift_mm, rot)
-        if vis < self.min_visible or zncc < self.min_zncc or (np.isfinite(z0) and zncc < z0 + self.min_gain):
+        m = CardMeasure(_UNCLEAR, vis, z0, float(zncc), shift_mm, rot, aligned=True)
+        if vis < self.min_visible or zncc < self.min_zncc or (np.isfinite(z0) and zncc - z0 < self.min_explained * (1 - z0)):
             return m
         if m.shift_norm_mm > self.margin_mm - 2 or abs(rot) > self.max_rot_deg:
             return m  # beyond what the card frame can measure: a false match
@@ -438,7 +443,8 @@ class CardMotionDetector:
         order = {id(t): (i + k) % len(self.tracks) for i, t in enumerate(self.tracks)}
         todo = sorted(todo, key=lambda t: (not t.run, order[id(t)]))
         for tr in todo:
-            m = self.measure(tr, frame_bgr, mask)
+            m = self.measure(tr, frame_bgr, mask, align=self._budget > 0)
+            self._budget -= m.aligned
             tr.last = m
             ev = self._judge(tr, m, float(t_s), int(frame_index))
             if ev is not None:
