@@ -103,6 +103,7 @@ class CardTrack:
     ring_px: int = 2
     H_rect_from_image: np.ndarray = field(default_factory=lambda: np.eye(3))
     corners_px: np.ndarray = field(default_factory=lambda: np.zeros((4, 2)))
+    last_W: np.ndarray | None = None
     run: list[tuple[float, int, np.ndarray, float]] = field(default_factory=list)
     onset: tuple[float, int] | None = None
     last_still: tuple[float, int] | None = None
@@ -386,19 +387,28 @@ class CardMotionDetector:
         loc = _masked_search(cur, valid, templ, templ_ok, self.min_visible * area)
         if loc is None:
             return CardMeasure(_COVERED, vis0, z0)
-        W = np.array([[1, 0, loc[0]], [0, 1, loc[1]]], np.float32)
-        # ECC masks the input image only: the template's unknown pixels, placed where the
-        # coarse search put the card, are masked there too
-        ecc_mask = valid.copy()
-        x, y = loc
+        starts = [np.array([[1, 0, loc[0]], [0, 1, loc[1]]], np.float32)]
+        if track.run and track.last_W is not None:
+            starts.append(track.last_W.copy())  # the motion being confirmed: follow it
+        best: tuple[float, np.ndarray] | None = None
         th, tw = templ.shape
-        ecc_mask[y:y + th, x:x + tw] &= templ_ok[:size - y, :size - x]
-        try:
-            zncc, W = cv2.findTransformECC(templ, cur, W, cv2.MOTION_EUCLIDEAN,
-                                           (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 30, 1e-3),
-                                           ecc_mask.astype(np.uint8), 3)
-        except cv2.error:
+        for W0 in starts:
+            # ECC masks the input image only: the template's unknown pixels, placed where
+            # this start puts the card, are masked there too
+            ecc_mask = valid.copy()
+            x, y = (int(np.clip(round(float(v)), 0, size - 1)) for v in W0[:, 2])
+            ecc_mask[y:y + th, x:x + tw] &= templ_ok[:size - y, :size - x]
+            try:
+                zncc, W = cv2.findTransformECC(templ, cur, W0, cv2.MOTION_EUCLIDEAN,
+                                               (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 30, 1e-3),
+                                               ecc_mask.astype(np.uint8), 3)
+            except cv2.error:
+                continue
+            if best is None or zncc > best[0]:
+                best = (float(zncc), W)
+        if best is None:
             return CardMeasure(_UNCLEAR, vis0, z0, float("nan"), aligned=True)
+        zncc, W = best
         # how much of the card, where it was found, is visible and known
         seen = cv2.warpAffine(valid.astype(np.uint8), W, (u1 - u0, v1 - v0),
                               flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP)
@@ -411,12 +421,16 @@ class CardMotionDetector:
         if track.R_route_from_rect[0, 0] * track.R_route_from_rect[1, 1] - track.R_route_from_rect[0, 1] * track.R_route_from_rect[1, 0] < 0:
             rot = -rot
         m = CardMeasure(_UNCLEAR, vis, z0, float(zncc), shift_mm, rot, aligned=True)
-        if vis < self.min_visible or zncc < self.min_zncc or (np.isfinite(z0) and zncc - z0 < self.min_explained * (1 - z0)):
+        # a card whose motion is being confirmed may be followed on half as much of it
+        min_vis = self.min_visible * (0.5 if track.run else 1.0)
+        if vis < min_vis or zncc < self.min_zncc or (np.isfinite(z0) and zncc - z0 < self.min_explained * (1 - z0)):
             return m
         if m.shift_norm_mm > self.margin_mm - 2 or abs(rot) > self.max_rot_deg:
             return m  # beyond what the card frame can measure: a false match
         big = m.shift_norm_mm >= self.shift_mm or abs(rot) >= self.rot_deg
         m.status = _MOVED if big else _STILL
+        if big:
+            track.last_W = W
         return m
 
     # --- the stage --------------------------------------------------------------------------
@@ -462,8 +476,11 @@ class CardMotionDetector:
             return None  # covered or unexplained: neither evidence nor counter-evidence
         if tr.run:
             _, _, s_prev, r_prev = tr.run[-1]
-            if (np.hypot(*(m.shift_mm - s_prev)) > self.agree_mm
-                    or abs(m.rot_deg - r_prev) > self.agree_deg):
+            # the same motion, or the same one still growing (a card caught while it slides)
+            grow_mm = 0.5 * max(m.shift_norm_mm, float(np.hypot(*s_prev)))
+            grow_deg = 0.5 * max(abs(m.rot_deg), abs(r_prev))
+            if (np.hypot(*(m.shift_mm - s_prev)) > self.agree_mm + grow_mm
+                    or abs(m.rot_deg - r_prev) > self.agree_deg + grow_deg):
                 tr.run.clear()
         if tr.onset is None:
             tr.onset = (t_s, frame_index)
