@@ -14,6 +14,7 @@ only for an image that is flipped left-right (a selfie preview).
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -116,6 +117,13 @@ class Hands:
     def __len__(self) -> int:
         return len(self.hands)
 
+    def mapped(self, to_image: Callable[[np.ndarray], np.ndarray], image_size: tuple[int, int]) -> Hands:
+        """The same hands with their landmarks moved by ``to_image`` ((21, 2) → (21, 2) pixels),
+        e.g. from a rectified view back to the camera image of size ``image_size``."""
+        return Hands(self.frame_index, self.t_s, image_size,
+                     [Hand(np.asarray(to_image(h.landmarks_px), np.float32), h.z, h.handedness, h.score)
+                      for h in self.hands])
+
     def by_handedness(self, handedness: Handedness) -> Hand | None:
         """The most confident hand labelled ``handedness``, or None."""
         found = [h for h in self.hands if h.handedness == handedness]
@@ -205,8 +213,11 @@ class HandTracker:
         self._frame_index = 0
         self._closed = False
 
-    def update(self, frame_bgr: np.ndarray, t_s: float | None = None) -> Hands:
-        """Find the hands in one BGR uint8 (H, W, 3) frame; frames are numbered from 0."""
+    def update(self, frame_bgr: np.ndarray, t_s: float | None = None, *, view: Any = None) -> Hands:
+        """Find the hands in one BGR uint8 (H, W, 3) frame; frames are numbered from 0.
+
+        ``view``: a :class:`vision.table_view.TableView`: MediaPipe looks at the table seen from
+        above (the frame rectified) and the landmarks are mapped back to the frame's pixels."""
         import cv2
 
         if self._closed:
@@ -216,13 +227,16 @@ class HandTracker:
             raise ValueError(
                 f"frame_bgr must be uint8 of shape (H, W, 3), got {frame.dtype} {frame.shape}"
             )
-        rgb = cv2.cvtColor(frame, cv2.COLOR_BGR2RGB)
+        seen = frame if view is None else view.warp(frame)
+        rgb = cv2.cvtColor(seen, cv2.COLOR_BGR2RGB)
         rgb.flags.writeable = False
         results = self._hands.process(rgb)
-        h, w = frame.shape[:2]
+        h, w = seen.shape[:2]
         out = Hands.from_mediapipe(
             results, (w, h), mirrored=self.mirrored, frame_index=self._frame_index, t_s=t_s
         )
+        if view is not None:
+            out = out.mapped(view.to_image, (frame.shape[1], frame.shape[0]))
         self._frame_index += 1
         return out
 
