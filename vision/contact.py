@@ -153,7 +153,8 @@ class OcclusionMeter:
 
     For each hold a small patch of the reference frame (the ring and hole) is kept; ``measure``
     returns per hold the fraction of patch pixels whose colour moved away from the reference
-    by more than the frame's usual change (robust to the light drifting).
+    by more than the frame's usual change (robust to the light drifting). The patch pixels of
+    all holds are gathered in one array (one pass over ~10k pixels per frame).
     """
 
     def __init__(self, reference_bgr: np.ndarray, route: RouteObservation) -> None:
@@ -161,7 +162,7 @@ class OcclusionMeter:
         h, w = reference_bgr.shape[:2]
         self.boxes: list[tuple[int, int, int, int]] = []
         self.masks: list[np.ndarray] = []
-        self.refs: list[np.ndarray] = []
+        ys, xs = [], []
         for c, r in zip(route.holds.centres_px, route.holds.radii_px):
             rr = max(3, int(round(float(r) * 0.9)))
             x0, y0 = max(0, int(c[0]) - rr), max(0, int(c[1]) - rr)
@@ -170,17 +171,37 @@ class OcclusionMeter:
             m = (xx - c[0]) ** 2 + (yy - c[1]) ** 2 <= (0.9 * float(r)) ** 2
             self.boxes.append((x0, y0, x1, y1))
             self.masks.append(m)
-            self.refs.append(reference_bgr[y0:y1, x0:x1].astype(np.float32))
+            ys.append(yy[m])
+            xs.append(xx[m])
+        self._count = np.array([len(y) for y in ys], np.int64)
+        self._ys = np.concatenate(ys).astype(np.intp) if ys else np.zeros(0, np.intp)
+        self._xs = np.concatenate(xs).astype(np.intp) if xs else np.zeros(0, np.intp)
+        self._hold = np.repeat(np.arange(len(ys)), self._count)
+        self._start = np.concatenate([[0], np.cumsum(self._count)[:-1]]).astype(np.intp)
+        self._ok = self._count > 0
+        self._ref = reference_bgr[self._ys, self._xs].astype(np.float32)
+        self._ref_mean = self._mean(self._ref)
+
+    def _mean(self, px: np.ndarray) -> np.ndarray:
+        """(N, 3) float32 mean colour per hold of the gathered (P, 3) pixels (sums of uint8
+        values are exact in float32, so this is each patch's own mean)."""
+        out = np.zeros((len(self._count), 3), np.float32)
+        if self._ok.any():
+            s = np.add.reduceat(px, self._start[self._ok], axis=0)
+            out[self._ok] = s / self._count[self._ok, None].astype(np.float32)
+        return out
 
     def measure(self, frame_bgr: np.ndarray) -> np.ndarray:
+        """(N,) float32 fraction of each hold's patch that differs from the reference."""
         out = np.zeros(len(self.boxes), np.float32)
-        for i, ((x0, y0, x1, y1), m, ref) in enumerate(zip(self.boxes, self.masks, self.refs)):
-            if not m.any():
-                continue
-            cur = frame_bgr[y0:y1, x0:x1].astype(np.float32)
-            gain = (cur[m].mean(0) + 1) / (ref[m].mean(0) + 1)
-            diff = np.abs(cur - ref * np.clip(gain, 0.8, 1.25)).max(axis=2)
-            out[i] = float((diff[m] > 40).mean())
+        if not self._ok.any():
+            return out
+        cur = frame_bgr[self._ys, self._xs].astype(np.float32)
+        gain = np.clip((self._mean(cur) + 1) / (self._ref_mean + 1), 0.8, 1.25)
+        d = np.abs(cur - self._ref * gain[self._hold])
+        changed = np.maximum(np.maximum(d[:, 0], d[:, 1]), d[:, 2]) > 40
+        n = np.add.reduceat(changed.astype(np.int64), self._start[self._ok])
+        out[self._ok] = n / self._count[self._ok]
         return out
 
 
@@ -244,6 +265,7 @@ class ContactDetector:
         self._colours: dict[str, str] | None = None
         self._prior_cache: tuple[Any, np.ndarray] | None = None
         self._burned: set[str] = set()
+        self._view_route: tuple[Any, RouteObservation] | None = None
         self._recent: list[tuple[float, int, list[str | None], np.ndarray, np.ndarray | None]] = []
 
     def _rescue(self, k_up: int, t_s: float, route: RouteObservation) -> dict[str, Any] | None:
@@ -352,7 +374,19 @@ class ContactDetector:
         return StayReference(lm, k, t_s, route.holds.centres_px[i], float(route.holds.radii_px[i]), False)
 
     def update(self, lm: np.ndarray | None, t_s: float, frame_index: int, route: RouteObservation,
-               occlusion: np.ndarray | None = None) -> tuple[ContactObservation, list[dict[str, Any]]]:
+               occlusion: np.ndarray | None = None, view: Any = None
+               ) -> tuple[ContactObservation, list[dict[str, Any]]]:
+        """``lm`` (21, 2) image px or None, ``route`` in image px; ``view``: a
+        :class:`vision.table_view.TableView` to judge in (the table seen from above: an oblique
+        camera's landmarks and holds are mapped into it); the observation's contact points are
+        in image px either way."""
+        if view is not None:
+            key = (id(route), id(view))
+            if self._view_route is None or self._view_route[0] != key:
+                self._view_route = (key, view.route(route))
+            route = self._view_route[1]
+            if lm is not None:
+                lm = view.to_view(lm)
         p = self.p
         n = len(FINGERS)
         events: list[dict[str, Any]] = []
@@ -459,6 +493,8 @@ class ContactDetector:
                     self.confidence[k] = 0.0
                     self._off[k] = None
                     self._refs[k] = None
+        if view is not None:
+            points = view.to_image(points)
         obs = ContactObservation(tuple(self.state), tuple(cands), np.clip(prob, 0, 1),
                                  np.clip(self.confidence, 0, 1), points)
         return obs, events
