@@ -36,6 +36,7 @@ from vision.filters import OneEuroFilter
 from vision.landmarks import FINGER_JOINTS, FINGERS
 from vision.observations import ContactObservation, FrameResult, RouteObservation
 from vision.route_detect import RouteDetector, RouteNotFound
+from vision.table_view import TableView, needs_view
 
 __all__ = ["GrimpeReferee", "RouteNotFound", "hand_mask", "load_route_json"]
 
@@ -57,25 +58,33 @@ def hand_mask(shape_hw: tuple[int, int], lm: np.ndarray, grow: float = 0.35, *,
     """(H, W) bool mask of a hand and its forearm (landmarks' hull grown by ``grow`` palm sizes,
     plus a band from the wrist away from the fingers to the image edge), shadow included.
 
-    ``fast``: grow with a distance transform instead of a morphological dilation (~6 ms against
-    ~0.1 s a frame at 1280x720); the disc is rounded up, so the mask contains the exact one and
-    differs from it by about a pixel at its edge (fine for "is the hand over this card?")."""
+    ``fast``: grow by drawing instead of a morphological dilation: the hull's outline and the
+    band are drawn thicker by the growth (plus 2 px, so the mask contains the exact one; ~2 %
+    more pixels): ~0.5 ms at 1280x720, against ~6 ms for a distance transform and 20-100 ms
+    for the dilation (which is done only around the drawn mask)."""
     h, w = shape_hw
     palm = palm_size_px(lm)
+    k = max(3, int(2 * grow * palm) | 1)
     m = np.zeros((h, w), np.uint8)
     hull = cv2.convexHull(np.round(lm).astype(np.int32))
     cv2.fillConvexPoly(m, hull, 1)
     d = lm[0] - lm[9]
     d = d / max(float(np.linalg.norm(d)), 1e-6)
     far = lm[0] + d * (w + h)
-    cv2.line(m, tuple(int(v) for v in np.round(lm[0])), tuple(int(v) for v in np.round(far)), 1,
-             max(1, int(0.9 * palm)))
-    k = max(3, int(2 * grow * palm) | 1)
+    band_px = max(1, int(0.9 * palm))
+    wrist = tuple(int(v) for v in np.round(lm[0]))
+    far_px = tuple(int(v) for v in np.round(far))
     if fast:
-        dist = cv2.distanceTransform((1 - m).astype(np.uint8), cv2.DIST_L2, cv2.DIST_MASK_PRECISE)
-        return dist <= k / 2 + 0.5
-    m = cv2.dilate(m, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-    return m.astype(bool)
+        cv2.polylines(m, [hull], True, 1, k + 2)
+        cv2.line(m, wrist, far_px, 1, band_px + k + 1)
+        return m.view(bool)
+    cv2.line(m, wrist, far_px, 1, band_px)
+    # the dilation only where it can reach (the same result, less work)
+    x, y, bw, bh = cv2.boundingRect(m)
+    r = k // 2 + 1
+    x0, y0, x1, y1 = max(0, x - r), max(0, y - r), min(w, x + bw + r), min(h, y + bh + r)
+    m[y0:y1, x0:x1] = cv2.dilate(m[y0:y1, x0:x1], cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    return m.view(bool)
 
 
 def _dedup(hands: Any) -> Any:
@@ -154,6 +163,8 @@ class GrimpeReferee:
         self._t_last = 0.0
         self._frame_last = 0
         self.holds_mm: np.ndarray | None = None
+        self.view: TableView | None = None  # set when the route shows an oblique camera
+        self._view_decided = False
 
     # --- helpers ----------------------------------------------------------------------------
     @staticmethod
@@ -207,7 +218,10 @@ class GrimpeReferee:
         if not self.wants_frame(frame_index) and self._last is not None:
             return self._repeat(t_s, frame_index)
         self._frames_processed += 1
-        hands = _dedup(self.tracker.update(frame, t_s))
+        if self.view is None:
+            hands = _dedup(self.tracker.update(frame, t_s))
+        else:  # an oblique camera: MediaPipe looks at the table from above (landmarks in px)
+            hands = _dedup(self.tracker.update(frame, t_s, view=self.view))
         self._hands = hands
         route = self.route
         climber = self._choose_hand(hands, route)
@@ -216,8 +230,8 @@ class GrimpeReferee:
         cache: dict[str, Any] = {}
 
         def any_mask(fast: bool = False) -> np.ndarray | None:
-            # the hands' mask costs a full-image dilation: made only when a stage needs it
-            # (route detection: the exact one; card motion, every frame: the fast one)
+            # the hands' mask, made only when a stage needs it: route detection (a few frames)
+            # the exact one, card motion (every frame) the drawn one (~0.3 ms)
             key = "fast" if fast else "exact"
             if key not in cache:
                 masks = [hand_mask(frame.shape[:2], h.landmarks_px, fast=fast) for h in hands.hands]
@@ -227,6 +241,10 @@ class GrimpeReferee:
         if not self.route_detector.done:
             self.route_detector.update(frame, frame_index, any_mask)
             route = self.route
+        if route is not None and not self._view_decided:
+            self._view_decided = True
+            if route.H_image_from_route is not None and needs_view(route):
+                self.view = TableView.for_route(route, (frame.shape[1], frame.shape[0]))
         if route is not None and self.judge is None:
             self.judge = self._ClimbJudge(self._judge_route(), self.colour_map)
             self.arbiter = EventArbiter(self.judge, delay_s=self.delay_s)
@@ -245,7 +263,7 @@ class GrimpeReferee:
         contacts = ContactObservation.none()
         if route is not None:
             occ = self.occlusion.measure(frame) if self.occlusion is not None else None
-            contacts, ev = self.contacts.update(lm, t_s, frame_index, route, occ)
+            contacts, ev = self.contacts.update(lm, t_s, frame_index, route, occ, view=self.view)
             new += ev
             new += self._watch_other_hand(hands, climber, route, t_s, frame_index)
             if self.card_motion is not None:
