@@ -2,11 +2,23 @@
 
 from __future__ import annotations
 
+import functools
+
+import cv2
 import numpy as np
 import pytest
 
 from vision.camera import CameraModel
-from vision.route_detect import RouteDetector, detect_rings, fit_route, route_holds_from_json
+from vision.contact import OcclusionMeter
+from vision.pipeline import hand_mask
+from vision.route_detect import (
+    RouteDetector,
+    detect_rings,
+    detect_rings_near,
+    detect_rings_scene,
+    fit_route,
+    route_holds_from_json,
+)
 from vision.synth.grimpe_scene import GrimpeScene, SceneConfig
 
 
@@ -61,3 +73,100 @@ def test_fit_route_rejects_a_route_that_is_not_there():
     colour = sorted(absent)[0]
     fake = [dict(h, colour=colour) for h in holds]
     assert fit_route(rings, route_holds_from_json({"holds": fake})) is None
+
+
+# --- the cheap paths used while judging a video ------------------------------------------------
+
+@functools.lru_cache(maxsize=None)
+def _scene_4105():
+    return _empty_scene(4105, "oblique")
+
+
+def test_window_search_finds_the_rings_a_full_search_finds():
+    frame, gt, holds, truth_px = _scene_4105()
+    rings, model, scene = detect_rings_scene(frame)
+    assert len(rings) >= len(holds) - 1
+    centres = np.array([r.centre_px for r in rings])
+    radii = np.array([r.radius_px for r in rings])
+    near = detect_rings_near(frame, centres, radii, scene, model)
+    assert len(near) == len(rings)
+    for r in rings:
+        d = [float(np.linalg.norm(n.centre_px - r.centre_px)) for n in near if n.colour == r.colour]
+        assert d and min(d) < 0.01, f"{r.colour} ring at {r.centre_px} not found again"
+    # a window where no ring is (the middle between two holds far apart) finds nothing
+    far = np.argmax(np.linalg.norm(truth_px - truth_px[0], axis=1))
+    mid = (truth_px[0] + truth_px[far]) / 2
+    if np.min(np.linalg.norm(truth_px - mid, axis=1)) > 6 * radii.mean():
+        assert detect_rings_near(frame, mid[None], radii[:1], scene, model) == []
+
+
+def test_detector_completes_the_route_in_windows_once_the_hand_moves_away():
+    frame, gt, holds, truth_px = _scene_4105()
+    det = RouteDetector(gt["route"], spacing=4)
+    # a "hand" covers two holds on the first frame
+    covered = [0, len(holds) // 2]
+    hand = np.zeros(frame.shape[:2], bool)
+    yy, xx = np.mgrid[:frame.shape[0], :frame.shape[1]]
+    for k in covered:
+        hand |= (xx - truth_px[k, 0]) ** 2 + (yy - truth_px[k, 1]) ** 2 < 30 ** 2
+    masked = frame.copy()
+    masked[hand] = (90, 140, 200)  # skin-like paint where the hand is
+    obs = det.update(masked, 0, hand)
+    assert obs is not None and not det.done
+    assert not obs.holds.detected[covered].any()
+    # frames closer than ``spacing`` are not tried
+    det.update(frame, 2, None)
+    assert det.tries == 1
+    obs = det.update(frame, 4, lambda: None)
+    assert det.done and det.full_searches == 1, "the missing holds should be found in windows"
+    assert obs.holds.detected.sum() >= len(holds) - 1 and obs.holds.detected[covered].all()
+    err = np.linalg.norm(obs.holds.centres_px - truth_px, axis=1)
+    assert err.max() < 2.0, f"centre errors {err.round(2)}"
+
+
+def test_occlusion_meter_sees_a_covered_hold_not_a_light_change():
+    frame, gt, holds, truth_px = _scene_4105()
+    obs = RouteDetector(gt["route"]).update(frame, 0, None)
+    meter = OcclusionMeter(frame, obs)
+    assert np.all(meter.measure(frame) == 0)
+    brighter = np.clip(frame.astype(np.float32) * 1.1, 0, 255).astype(np.uint8)
+    assert np.all(meter.measure(brighter) < 0.05)
+    covered = frame.copy()
+    k = 2
+    c, r = obs.holds.centres_px[k], obs.holds.radii_px[k]
+    cv2.circle(covered, (int(c[0]), int(c[1])), int(r * 0.6), (90, 140, 200), -1)
+    occ = meter.measure(covered)
+    assert occ[k] > 0.3 and np.delete(occ, k).max() == 0
+    # the same fractions as measuring each hold's patch on its own
+    for i, ((x0, y0, x1, y1), m) in enumerate(zip(meter.boxes, meter.masks)):
+        cur = covered[y0:y1, x0:x1].astype(np.float32)
+        ref = frame[y0:y1, x0:x1].astype(np.float32)
+        gain = (cur[m].mean(0) + 1) / (ref[m].mean(0) + 1)
+        diff = np.abs(cur - ref * np.clip(gain, 0.8, 1.25)).max(axis=2)
+        assert occ[i] == pytest.approx(float((diff[m] > 40).mean()))
+
+
+def test_hand_masks_exact_and_drawn():
+    rng = np.random.default_rng(7)
+    for _ in range(20):
+        w, h = (640, 480)
+        palm = rng.uniform(40, 120)
+        lm = (rng.uniform([150, 150], [490, 330]) + rng.normal(0, 0.6 * palm, (21, 2))).astype(np.float32)
+        lm[9] = lm[0] + rng.normal(0, 1, 2) * palm / np.sqrt(2)
+        exact = hand_mask((h, w), lm)
+        fast = hand_mask((h, w), lm, fast=True)
+        # the exact mask is a full-frame dilation of the drawn hull and band
+        m = np.zeros((h, w), np.uint8)
+        cv2.fillConvexPoly(m, cv2.convexHull(np.round(lm).astype(np.int32)), 1)
+        d = (lm[0] - lm[9]) / np.linalg.norm(lm[0] - lm[9])
+        far = lm[0] + d * (w + h)
+        p = max(float(np.linalg.norm(lm[0] - lm[9])), 1.0)
+        cv2.line(m, tuple(int(v) for v in np.round(lm[0])), tuple(int(v) for v in np.round(far)), 1,
+                 max(1, int(0.9 * p)))
+        k = max(3, int(0.7 * p) | 1)
+        ref = cv2.dilate(m, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))).astype(bool)
+        assert np.array_equal(exact, ref)
+        assert not (exact & ~fast).any(), "the drawn mask must contain the exact one"
+        # and add about a 2 px rim to it (less than 3 pixels per pixel of its outline)
+        outline = exact & ~cv2.erode(exact.view(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+        assert (fast & ~exact).sum() < 3 * outline.sum()

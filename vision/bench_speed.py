@@ -1,0 +1,121 @@
+"""Speed of the video referee against a bare MediaPipe loop over the same frames (issue #4).
+
+    python -m vision.bench_speed /tmp/h11/bench/climb_6001_clean_top /tmp/h11/bench/hd_6017 \
+        [--repeat 3] [--stages]
+
+Each folder holds a rendered clip (``video.mp4``, ``route.json``, ``ground_truth.json``; see
+:func:`vision.bench_judge.render`); without folders one 640x480 and one 1280x720 clip are
+rendered into ``--workdir``. The definition is :mod:`vision.bench_judge`'s: frames/s of
+:func:`vision.bench_judge.judge_clip` (decoding included, skipped frames grabbed only) and of
+:func:`vision.bench_judge.bare_mediapipe` with the referee's stride (decoding + MediaPipe on
+every stride-th frame). On a shared machine the two are run back to back, ``--repeat`` times,
+and the median ratio is printed with the load average. ``--stages`` adds one profiled run of
+the referee and prints the seconds spent per stage (profiling slows it a little).
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import os
+import pstats
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+#: (label, file name ending, function name) of the stages reported by ``--stages``.
+STAGES: tuple[tuple[str, str, str], ...] = (
+    ("MediaPipe (HandTracker.update)", "vision/hands.py", "update"),
+    ("decode (VideoReader.read)", "vision/video.py", "read"),
+    ("grab skipped (VideoReader.skip)", "vision/video.py", "skip"),
+    ("route detection", "vision/route_detect.py", "update"),
+    ("hand masks", "vision/pipeline.py", "hand_mask"),
+    ("occlusion", "vision/contact.py", "measure"),
+    ("contact", "vision/contact.py", "update"),
+    ("card motion", "vision/card_motion.py", "update"),
+    ("judge + verdict", "vision/pipeline.py", "_verdict_dict"),
+    ("event queue", "vision/pipeline.py", "_queue"),
+    ("referee setup", "vision/pipeline.py", "__init__"),
+)
+
+
+def speed_ratio(folder: Path, repeat: int = 3) -> dict[str, Any]:
+    """Run the referee and the bare loop back to back ``repeat`` times on one clip.
+    Returns frames, stride, the per-run frames/s of both and their median ratio."""
+    from vision.bench_judge import bare_mediapipe, judge_clip
+
+    judge_clip(folder)  # warm caches (imports, model files), as bench_judge does
+    fps_ref: list[float] = []
+    fps_bare: list[float] = []
+    ratios: list[float] = []
+    r: dict[str, Any] = {}
+    for _ in range(max(1, repeat)):
+        r = judge_clip(folder)
+        n, t = bare_mediapipe(folder, r["stride"])
+        fps_ref.append(r["frames"] / r["seconds"])
+        fps_bare.append(n / t)
+        ratios.append(fps_ref[-1] / fps_bare[-1])
+    return {"size": tuple(r["gt"]["image_size"]), "frames": r["frames"], "stride": r["stride"],
+            "fps_ref": fps_ref, "fps_bare": fps_bare, "ratios": ratios,
+            "ratio": statistics.median(ratios)}
+
+
+def stage_seconds(folder: Path) -> tuple[float, list[tuple[str, float]]]:
+    """One profiled referee run: total seconds and the cumulative seconds of each stage."""
+    from vision.bench_judge import judge_clip
+
+    pr = cProfile.Profile()
+    pr.enable()
+    r = judge_clip(folder)
+    pr.disable()
+    stats = pstats.Stats(pr).stats  # type: ignore[attr-defined]
+    out = []
+    for label, file_end, name in STAGES:
+        total = sum(v[3] for (fn, _, func), v in stats.items()
+                    if func == name and fn.replace(os.sep, "/").endswith(file_end))
+        out.append((label, float(total)))
+    return float(r["seconds"]), out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m vision.bench_speed", description=__doc__.split("\n")[0])
+    ap.add_argument("folders", nargs="*", type=Path, help="rendered clip folders")
+    ap.add_argument("--repeat", type=int, default=3, help="referee + bare runs per clip (median)")
+    ap.add_argument("--stages", action="store_true", help="also print seconds per stage")
+    ap.add_argument("--workdir", type=Path, default=Path(tempfile.gettempdir()) / "arbitre-bench-speed",
+                    help="where clips are rendered when no folder is given")
+    args = ap.parse_args(argv)
+    folders = list(args.folders)
+    if not folders:
+        from vision.bench_judge import render
+
+        args.workdir.mkdir(parents=True, exist_ok=True)
+        for size in ((640, 480), (1280, 720)):
+            f = render(6001, "top", "clean", args.workdir / f"clean_6001_{size[0]}x{size[1]}", size=size)
+            if f is not None:
+                folders.append(f)
+    for f in folders:
+        if not (f / "video.mp4").is_file():
+            print(f"{f}: no video.mp4, skipped", file=sys.stderr)
+            continue
+        load0 = os.getloadavg()[0]
+        s = speed_ratio(f, args.repeat)
+        load1 = os.getloadavg()[0]
+        runs = ", ".join(f"{a:.1f}/{b:.1f}" for a, b in zip(s["fps_ref"], s["fps_bare"]))
+        print(f"{f.name} {s['size'][0]}x{s['size'][1]} ({s['frames']} frames, stride {s['stride']}): "
+              f"judge-video {statistics.median(s['fps_ref']):.1f} frames/s, bare MediaPipe on the same "
+              f"frames {statistics.median(s['fps_bare']):.1f} frames/s -> ratio {s['ratio']:.2f} "
+              f"(median of {len(s['ratios'])}: {' '.join(f'{x:.2f}' for x in s['ratios'])}; "
+              f"runs judge/bare {runs}); load average {load0:.1f} -> {load1:.1f} on {os.cpu_count()} cores")
+        if args.stages:
+            total, rows = stage_seconds(f)
+            print(f"  profiled referee run {total:.2f} s:")
+            for label, sec in rows:
+                print(f"    {label:34s} {sec:6.3f} s  {1000 * sec / max(s['frames'], 1):6.2f} ms/frame")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
