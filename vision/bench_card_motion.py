@@ -101,14 +101,20 @@ def load_or_record(folder: Path, cache: Path) -> Recording | None:
     return rec
 
 
-def replay(rec: Recording, **params: Any) -> tuple[list[dict[str, Any]], list[float]]:
+def replay(rec: Recording, *, mask: str = "landmarks", reference_valid: bool = True,
+           **params: Any) -> tuple[list[dict[str, Any]], list[float]]:
     """Run a fresh :class:`vision.card_motion.CardMotionDetector` over a recording: its events
-    and the cost of each ``update`` call in ms (the hand mask it asks for included)."""
+    and the cost of each ``update`` call in ms (the hand mask it asks for included).
+
+    ``mask``: ``"landmarks"`` (the hands' landmarks are passed, masks drawn per card) or
+    ``"full"`` (a callable making :func:`vision.pipeline.hand_mask` of the whole frame);
+    ``reference_valid``: pass the route detector's mask of the reference's hand-free pixels."""
     from vision.card_motion import CardMotionDetector
     from vision.pipeline import hand_mask
     from vision.video import VideoReader
 
-    det = CardMotionDetector(rec["ref"], rec["route"], reference_valid=rec.get("ref_valid"), **params)
+    det = CardMotionDetector(rec["ref"], rec["route"],
+                             reference_valid=rec.get("ref_valid") if reference_valid else None, **params)
     calls = {fi: (t, lms) for t, fi, lms in rec["calls"]}
     events: list[dict[str, Any]] = []
     cost_ms: list[float] = []
@@ -125,13 +131,14 @@ def replay(rec: Recording, **params: Any) -> tuple[list[dict[str, Any]], list[fl
             frame = item[2]
             t_s, lms = calls[fi]
 
-            def mask(lms: list[np.ndarray] = lms, shape: tuple[int, int] = frame.shape[:2]
+            def full_mask(lms: list[np.ndarray] = lms, shape: tuple[int, int] = frame.shape[:2]
                      ) -> np.ndarray | None:
                 ms = [hand_mask(shape, lm, fast=True) for lm in lms]
                 return np.logical_or.reduce(ms) if ms else None
 
+            arg: Any = [lm for lm in lms] if mask == "landmarks" else full_mask
             t0 = time.perf_counter()
-            events += det.update(frame, t_s, fi, mask)
+            events += det.update(frame, t_s, fi, arg)
             cost_ms.append(1000 * (time.perf_counter() - t0))
     return events, cost_ms
 
@@ -152,6 +159,9 @@ def score(rec: Recording, events: list[dict[str, Any]]) -> dict[str, Any]:
             out["found"] += 1
             out["delay_s"].append((e.get("frame_detected", e["frame"]) - n["frame1"]) / fps)
             out["date_err_s"].append(e["t"] - (n["frame0"] + 1) / fps)
+            if "shift_mm" in e:
+                out["shift_err_mm"] = float(np.hypot(e["shift_mm"][0] - n["dx_mm"], e["shift_mm"][1] - n["dy_mm"]))
+                out["rot_err_deg"] = abs(e["rot_deg"] - n["drot_deg"])
             break
     out["false"] = [e for j, e in enumerate(events) if j not in used]
     return out
@@ -164,6 +174,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cache", default=str(Path(tempfile.gettempdir()) / "arbitre-bench-card-motion"),
                     help="folder of the recorded stage inputs (reused between runs)")
     ap.add_argument("--show", action="store_true", help="print every event")
+    ap.add_argument("--mask", choices=("landmarks", "full"), default="landmarks",
+                    help="hands given to the stage as landmarks (default) or as a full-frame mask callable")
+    ap.add_argument("--no-reference-valid", action="store_true",
+                    help="do not tell the stage which reference pixels were under a hand")
     args = ap.parse_args(argv)
     cache = Path(args.cache)
     rows = []
@@ -177,15 +191,16 @@ def main(argv: list[str] | None = None) -> int:
         if rec is None:
             print(f"  {folder}: no route found, skipped")
             continue
-        events, cost = replay(rec)
+        events, cost = replay(rec, mask=args.mask, reference_valid=not args.no_reference_valid)
         r = score(rec, events)
         rows.append((folder, r))
         costs.setdefault(tuple(rec["image_size"]), []).extend(cost)  # type: ignore[arg-type]
         desc = ", ".join(f"card {n['card']} {np.hypot(n['dx_mm'], n['dy_mm']):.1f} mm {n['drot_deg']:+.1f} deg "
                          f"frames {n['frame0']}-{n['frame1']}" for n in rec["nudges"]) or "no nudge"
         found = (f"found {r['found']}/{r['nudges']}" + (f", delay {r['delay_s'][0]:+.2f} s" if r["delay_s"] else "")
-                 if r["nudges"] else "")
-        print(f"  {folder.parent.name}/{folder.name}: {desc}; {found} false {len(r['false'])}; "
+                 + (f", measured {r['shift_err_mm']:.1f} mm / {r['rot_err_deg']:.1f} deg off" if "shift_err_mm" in r else "")
+                 + ";" if r["nudges"] else "")
+        print(f"  {folder.parent.name}/{folder.name}: {desc}; {found} false alarms {len(r['false'])}; "
               f"{np.mean(cost):.2f} ms/frame")
         if args.show:
             for e in events:
@@ -204,6 +219,11 @@ def main(argv: list[str] | None = None) -> int:
               f"within 0.3 s: {int((delays <= 0.3).sum())}/{n_nudge}")
         print(f"  event date minus truth date (nudge start): median {np.median(dates):+.2f} s, "
               f"range {dates.min():+.2f}..{dates.max():+.2f} s")
+        se = np.array([r["shift_err_mm"] for _, r in rows if "shift_err_mm" in r])
+        re_ = np.array([r["rot_err_deg"] for _, r in rows if "rot_err_deg" in r])
+        if len(se):
+            print(f"  measured motion vs truth: shift error median {np.median(se):.2f} mm (max {se.max():.2f}), "
+                  f"turn error median {np.median(re_):.2f} deg (max {re_.max():.2f})")
     print(f"  false alarms: {n_false} in {len(rows)} clips ({n_false / max(len(rows), 1):.3f} per clip, "
           f"{n_false / max(minutes, 1e-9):.2f} per minute); on clips without a nudge: "
           f"{sum(len(r['false']) for r in clean)} in {len(clean)}")

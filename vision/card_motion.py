@@ -104,6 +104,7 @@ class CardTrack:
     H_rect_from_image: np.ndarray = field(default_factory=lambda: np.eye(3))
     corners_px: np.ndarray = field(default_factory=lambda: np.zeros((4, 2)))
     last_W: np.ndarray | None = None
+    prev: tuple[np.ndarray, np.ndarray, CardMeasure] | None = None
     run: list[tuple[float, int, np.ndarray, float]] = field(default_factory=list)
     onset: tuple[float, int] | None = None
     last_still: tuple[float, int] | None = None
@@ -187,6 +188,17 @@ def _hand_mask_rect(track: CardTrack, lm: np.ndarray, grow: float = 0.35) -> np.
     return m.astype(bool)
 
 
+def _inv3(H: np.ndarray) -> np.ndarray:
+    """Inverse of a 3x3 matrix (cv2: numpy's LAPACK call can take ~10 ms on a busy machine)."""
+    ok, inv = cv2.invert(np.asarray(H, np.float64))
+    return inv
+
+
+def _frac(mask: np.ndarray) -> float:
+    """Fraction of True pixels of a bool array."""
+    return np.count_nonzero(mask) / max(mask.size, 1)
+
+
 def _zncc(a: np.ndarray, b: np.ndarray, w: np.ndarray) -> float:
     """Zero-mean normalised correlation of ``a`` and ``b`` over the pixels where ``w``."""
     n = int(w.sum())
@@ -232,7 +244,8 @@ class CardMotionDetector:
                  agree_mm: float = 2.0, agree_deg: float = 2.0, min_visible: float = 0.08,
                  still_zncc: float = 0.9, min_zncc: float = 0.5, min_explained: float = 0.6,
                  margin_mm: float = 18.0, ring_mm: float = 4.0, max_px_per_mm: float = 1.0,
-                 max_aligned: int = 2, learn_zncc: float = 0.95, max_rot_deg: float = 20.0) -> None:
+                 max_aligned: int = 2, learn_zncc: float = 0.95, max_rot_deg: float = 20.0,
+                 ecc_iterations: int = 30, same_zncc: float = 0.99) -> None:
         self.every = max(1, int(every))
         self.shift_mm = float(shift_mm)
         self.rot_deg = float(rot_deg)
@@ -245,6 +258,8 @@ class CardMotionDetector:
         self.min_explained = float(min_explained)
         self.learn_zncc = float(learn_zncc)
         self.max_rot_deg = float(max_rot_deg)
+        self.ecc_iterations = max(1, int(ecc_iterations))
+        self.same_zncc = float(same_zncc)
         self.ring_mm = float(ring_mm)
         self.max_aligned = max(1, int(max_aligned))
         self._budget = self.max_aligned
@@ -266,7 +281,7 @@ class CardMotionDetector:
         out: list[tuple[int | None, str, np.ndarray, np.ndarray]] = []
         H = route.H_image_from_route
         if route.cards and H is not None:
-            H_route_from_image = np.linalg.inv(H)
+            H_route_from_image = _inv3(H)
             for num, quad in sorted(route.cards.items()):
                 q = cv2.perspectiveTransform(quad.reshape(-1, 1, 2).astype(np.float64),
                                              H_route_from_image).reshape(-1, 2)
@@ -331,7 +346,7 @@ class CardMotionDetector:
             H_image_from_rect).reshape(-1, 2)
         return CardTrack(card, label, H_image_from_rect, A * s, s, size, (u0, v0, u1, v1),
                          ref, inside, ref_ok, max(1, int(round(self.ring_mm * s))),
-                         np.linalg.inv(H_image_from_rect), corners)
+                         _inv3(H_image_from_rect), corners)
 
     @staticmethod
     def _warp_grey(image: np.ndarray, H_image_from_rect: np.ndarray, size: int) -> np.ndarray:
@@ -353,6 +368,18 @@ class CardMotionDetector:
         size = track.size_px
         u0, v0, u1, v1 = track.card_box
         cur = self._warp_grey(frame_bgr, track.H_image_from_rect, size)
+        assert track.ref_ok is not None
+        r = track.ring_px
+        b0, b1 = max(0, v0 - r), min(size, v1 + r)
+        a0, a1 = max(0, u0 - r), min(size, u1 + r)
+        area = (v1 - v0) * (u1 - u0)
+        box_cur, box_ref, box_ok = cur[b0:b1, a0:a1], track.ref[b0:b1, a0:a1], track.ref_ok[b0:b1, a0:a1]
+        learning = not bool(box_ok.all())
+        if not learning:
+            # the whole card matches where it lay (no hand near it): still, no mask needed
+            z = _zncc(box_cur, box_ref, box_ok)
+            if np.isfinite(z) and z >= self.still_zncc:
+                return CardMeasure(_STILL, 1.0, z, z)
         valid = track.inside.copy()
         if isinstance(hand, (list, tuple)):
             for lm in hand:
@@ -363,24 +390,26 @@ class CardMotionDetector:
                                      borderMode=cv2.BORDER_CONSTANT, borderValue=0)
             valid &= hm == 0
         # still? the card and a ring of table around it (its edges) compared where visible
-        assert track.ref_ok is not None
-        r = track.ring_px
-        b0, b1 = max(0, v0 - r), min(size, v1 + r)
-        a0, a1 = max(0, u0 - r), min(size, u1 + r)
-        w0 = valid[b0:b1, a0:a1] & track.ref_ok[b0:b1, a0:a1]
-        area = (v1 - v0) * (u1 - u0)
-        z0 = _zncc(cur[b0:b1, a0:a1], track.ref[b0:b1, a0:a1], w0)
-        vis0 = float(w0[v0 - b0:v1 - b0, u0 - a0:u1 - a0].mean())
+        w0 = valid[b0:b1, a0:a1] & box_ok
+        z0 = _zncc(box_cur, box_ref, w0)
+        vis0 = _frac(w0[v0 - b0:v1 - b0, u0 - a0:u1 - a0])
         if int(w0.sum()) >= self.min_visible * area and np.isfinite(z0) and z0 >= self.still_zncc:
-            if z0 >= self.learn_zncc and vis0 >= 0.3:
+            if learning and z0 >= self.learn_zncc and vis0 >= 0.3:
                 # the card is in place: learn the parts the reference did not show
-                new = valid[b0:b1, a0:a1] & ~track.ref_ok[b0:b1, a0:a1]
+                new = valid[b0:b1, a0:a1] & ~box_ok
                 if new.any():
-                    track.ref[b0:b1, a0:a1][new] = cur[b0:b1, a0:a1][new]
-                    track.ref_ok[b0:b1, a0:a1] |= new
+                    box_ref[new] = box_cur[new]
+                    box_ok |= new
             return CardMeasure(_STILL, vis0, z0, z0)
         if int(valid.sum()) < self.min_visible * area:
             return CardMeasure(_COVERED, vis0, z0)
+        if track.prev is not None and not track.run:
+            # nothing changed since the last alignment found no motion: the same answer
+            p_cur, p_valid, p_m = track.prev
+            both = valid & p_valid
+            if (np.count_nonzero(valid ^ p_valid) <= 0.02 * area
+                    and _zncc(cur, p_cur, both) >= self.same_zncc):
+                return CardMeasure(p_m.status, p_m.visible, z0, p_m.zncc, p_m.shift_mm, p_m.rot_deg)
         if not align:
             return CardMeasure(_UNCLEAR, vis0, z0)
         templ, templ_ok = track.templ, track.templ_ok
@@ -400,7 +429,7 @@ class CardMotionDetector:
             ecc_mask[y:y + th, x:x + tw] &= templ_ok[:size - y, :size - x]
             try:
                 zncc, W = cv2.findTransformECC(templ, cur, W0, cv2.MOTION_EUCLIDEAN,
-                                               (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 30, 1e-3),
+                                               (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, self.ecc_iterations, 1e-3),
                                                ecc_mask.astype(np.uint8), 3)
             except cv2.error:
                 continue
@@ -412,7 +441,7 @@ class CardMotionDetector:
         # how much of the card, where it was found, is visible and known
         seen = cv2.warpAffine(valid.astype(np.uint8), W, (u1 - u0, v1 - v0),
                               flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP)
-        vis = float((seen.astype(bool) & templ_ok).mean())
+        vis = _frac(seen.astype(bool) & templ_ok)
         c_t = np.array([(size / 2) - u0, (size / 2) - v0])
         moved_to = W[:, :2].astype(np.float64) @ c_t + W[:, 2]
         d_rect = moved_to - size / 2
@@ -421,6 +450,7 @@ class CardMotionDetector:
         if track.R_route_from_rect[0, 0] * track.R_route_from_rect[1, 1] - track.R_route_from_rect[0, 1] * track.R_route_from_rect[1, 0] < 0:
             rot = -rot
         m = CardMeasure(_UNCLEAR, vis, z0, float(zncc), shift_mm, rot, aligned=True)
+        track.prev = (cur, valid, m)
         # a card whose motion is being confirmed may be followed on half as much of it
         min_vis = self.min_visible * (0.5 if track.run else 1.0)
         if vis < min_vis or zncc < self.min_zncc or (np.isfinite(z0) and zncc - z0 < self.min_explained * (1 - z0)):
@@ -431,6 +461,9 @@ class CardMotionDetector:
         m.status = _MOVED if big else _STILL
         if big:
             track.last_W = W
+            track.prev = None
+        else:
+            track.prev = (cur, valid, m)
         return m
 
     # --- the stage --------------------------------------------------------------------------
