@@ -115,3 +115,24 @@ def test_no_false_alarm_on_a_clean_climb() -> None:
     events, gt = _referee_events(SAMPLES / "clean_top")
     assert not gt["card_nudges"]
     assert events == []
+
+
+def test_without_a_route_file_holds_are_watched(empty_route: tuple[np.ndarray, object]) -> None:
+    frame, _ = empty_route
+    obs = RouteDetector(None).update(frame, 0, None)
+    assert obs is not None and not obs.cards
+    det = CardMotionDetector(frame, obs, max_aligned=len(obs.holds))
+    h, w = frame.shape[:2]
+    shift_px = 15.0  # about 4 mm with the assumed ring radius
+    moved = cv2.warpAffine(frame, np.float32([[1, 0, shift_px], [0, 1, 0]]), (w, h),
+                           borderMode=cv2.BORDER_REPLICATE)
+    events = []
+    for i in range(3):
+        events += det.update(frame, i / 15, i, None)
+    assert events == []
+    for i in range(3, 6):
+        events += det.update(moved, i / 15, i, None)
+    assert {e["hold"] for e in events} == set(obs.holds.ids)
+    mm_per_px = 6.5 / float(np.median(obs.holds.radii_px))
+    assert all(abs(e["shift_mm"][0] - shift_px * mm_per_px) < 1.0 and abs(e["shift_mm"][1]) < 0.5
+               for e in events)

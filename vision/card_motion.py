@@ -419,6 +419,8 @@ class CardMotionDetector:
         starts = [np.array([[1, 0, loc[0]], [0, 1, loc[1]]], np.float32)]
         if track.run and track.last_W is not None:
             starts.append(track.last_W.copy())  # the motion being confirmed: follow it
+        # a hold's ring looks the same turned: only its shift is measured
+        motion = cv2.MOTION_EUCLIDEAN if track.card is not None else cv2.MOTION_TRANSLATION
         best: tuple[float, np.ndarray] | None = None
         th, tw = templ.shape
         for W0 in starts:
@@ -428,7 +430,7 @@ class CardMotionDetector:
             x, y = (int(np.clip(round(float(v)), 0, size - 1)) for v in W0[:, 2])
             ecc_mask[y:y + th, x:x + tw] &= templ_ok[:size - y, :size - x]
             try:
-                zncc, W = cv2.findTransformECC(templ, cur, W0, cv2.MOTION_EUCLIDEAN,
+                zncc, W = cv2.findTransformECC(templ, cur, W0, motion,
                                                (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, self.ecc_iterations, 1e-3),
                                                ecc_mask.astype(np.uint8), 3)
             except cv2.error:
