@@ -56,8 +56,12 @@ def test_measures_a_known_shift_and_turn_in_mm(empty_route: tuple[np.ndarray, ob
     assert len(det.tracks) == len(obs.cards)  # type: ignore[attr-defined]
     rng = np.random.default_rng(7)
     noisy = np.clip(frame + rng.normal(0, 2.0, frame.shape), 0, 255).astype(np.uint8)
+    # light drift: dimmer overall, and a light falling off across the table
+    ramp = np.linspace(0.7, 1.0, frame.shape[1])[None, :, None]
+    dim = np.clip(frame * 0.8 * ramp + 12, 0, 255).astype(np.uint8)
     for tr in det.tracks:
         assert det.measure(tr, noisy, None).status == "still"
+        assert det.measure(tr, dim, None).status == "still"
     # the whole table shifted 4 mm / -2.5 mm: every card measured so, not turned
     moved = _move_table(frame, obs.H_image_from_route, (4.0, -2.5), 0.0, np.zeros(2))  # type: ignore[attr-defined]
     for tr in det.tracks:
