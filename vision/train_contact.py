@@ -84,13 +84,16 @@ def record_clip(folder: Path, stride: int = 2) -> dict[str, Any]:
     gt = json.loads((folder / "ground_truth.json").read_text())
     route = json.loads((folder / "route.json").read_text())
     rec: list[tuple[Any, float, int, Any]] = []
+    views: list[Any] = []
     with VideoReader(folder / "video.mp4") as vr:
         ref = GrimpeReferee(route, fps=vr.fps, colour_map=_colour_map(gt), stride=stride)
         orig = ref.contacts.update
 
-        def spy(lm: Any, t: float, f: int, r: Any, occ: Any = None) -> Any:
-            rec.append((None if lm is None else lm.copy(), t, f, None if occ is None else occ.copy()))
-            return orig(lm, t, f, r, occ)
+        def spy(lm: Any, t: float, f: int, r: Any, occ: Any = None, view: Any = None) -> Any:
+            seen = None if lm is None else (lm.copy() if view is None else view.to_view(lm))
+            rec.append((seen, t, f, None if occ is None else occ.copy()))
+            views.append(view)
+            return orig(lm, t, f, r, occ, view=view)
 
         ref.contacts.update = spy  # type: ignore[method-assign]
         while True:
@@ -105,7 +108,14 @@ def record_clip(folder: Path, stride: int = 2) -> dict[str, Any]:
         v = ref.finish()
         ref.close()
     other = [e for e in v["events"] if e["type"] not in ("down", "up")]
-    return {"gt": gt, "route_json": route, "route": ref.route, "rec": rec, "other": other}
+    # the landmarks and route as the contact stage sees them (in the table view when the
+    # camera is oblique: the view is fixed once the route is known)
+    view = next((w for w in views if w is not None), None)
+    if view is not None and any(w is None for w in views):
+        raise RuntimeError(f"{folder}: the table view changed during the clip")
+    seen_route = ref.route if view is None else view.route(ref.route)
+    return {"gt": gt, "route_json": route, "route": seen_route, "rec": rec, "other": other,
+            "view": view}
 
 
 def _labels(gt: dict[str, Any]) -> list[list[str | None]]:
