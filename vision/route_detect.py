@@ -925,9 +925,10 @@ class RouteDetector:
     :class:`RouteObservation` (None until found). The hand may be in view: its mask is left out,
     and over a few tries (``max_tries``, at least ``spacing`` frames apart) the parts of the
     table the hand uncovers complete an empty-route reference image (:attr:`reference_bgr`).
-    The first try searches the whole image; once the route file's map is known, a later try
-    only searches small windows where the map puts a hold not yet seen and the hand has since
-    uncovered the table (:func:`detect_rings_near`, a few ms instead of a full search). It
+    The first try searches the whole image; once the route file's map is known from at least
+    half of its holds, a later try only searches small windows where the map puts a hold not
+    yet seen and the hand has since uncovered the table (:func:`detect_rings_near`, a few ms
+    instead of a full search; with fewer holds seen the map may be wrong: full search). It
     stops when every hold of the route file is seen or the tries are spent; holds never seen
     are placed from the route file and flagged.
     """
@@ -980,8 +981,8 @@ class RouteDetector:
             self.reference_valid |= free
         self.tries += 1
         exclude = None if self.reference_valid.all() else ~self.reference_valid
-        if (self.route_json is not None and self.observation is not None and self.scene is not None
-                and self.colour_model is not None):
+        weak = self.observation is None or 2 * int(self.observation.holds.detected.sum()) < len(self.holds)
+        if self.route_json is not None and not weak and self.scene is not None and self.colour_model is not None:
             self._search_missing(fill, exclude, frame_index)
         else:
             self._search_all(exclude, frame_index)
