@@ -170,3 +170,24 @@ def test_hand_masks_exact_and_drawn():
         # and add about a 2 px rim to it (less than 3 pixels per pixel of its outline)
         outline = exact & ~cv2.erode(exact.view(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
         assert (fast & ~exact).sum() < 3 * outline.sum()
+
+
+def test_exact_hand_mask_of_a_large_frame_is_grown_at_half_size():
+    import vision.pipeline as pipeline
+
+    rng = np.random.default_rng(8)
+    lm = (np.array([640, 360]) + rng.normal(0, 60, (21, 2))).astype(np.float32)
+    lm[9] = lm[0] + (0, -150)
+    half = hand_mask((720, 1280), lm)
+    full_side = pipeline.HALF_MASK_SIDE_PX
+    try:
+        pipeline.HALF_MASK_SIDE_PX = 10 ** 6
+        full = hand_mask((720, 1280), lm)
+    finally:
+        pipeline.HALF_MASK_SIDE_PX = full_side
+    differ = half != full
+    assert differ.sum() < 0.02 * full.sum()
+    # the differences are a thin rim: none more than 3 px inside or outside the full-size mask
+    d_out = cv2.distanceTransform((~full).view(np.uint8), cv2.DIST_L2, 5)
+    d_in = cv2.distanceTransform(full.view(np.uint8), cv2.DIST_L2, 5)
+    assert d_out[half & ~full].max(initial=0) <= 3 and d_in[full & ~half].max(initial=0) <= 3
