@@ -517,7 +517,9 @@ class CardMotionDetector:
             tr.last_still = (t_s, frame_index)
             return None
         if m.status != _MOVED:
-            return None  # covered or unexplained: neither evidence nor counter-evidence
+            if m.aligned:
+                tr.run.clear()  # measured, and no motion explains it: the run is broken
+            return None  # covered or not measured: neither evidence nor counter-evidence
         if tr.run:
             _, _, s_prev, r_prev = tr.run[-1]
             # the same motion, or the same one still growing (a card caught while it slides)
