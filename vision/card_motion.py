@@ -223,28 +223,41 @@ def _zncc(a: np.ndarray, b: np.ndarray, w: np.ndarray) -> float:
 
 class CardMotionDetector:
     """Pipeline stage: ``update(frame_bgr, t_s, frame_index, hand_mask)`` → new ``card_moved``
-    events (judge format with ``frame`` and ``confidence``, plus ``shift_mm``, ``rot_deg``,
-    ``t_detected``).
+    events: the judge's ``{"t", "type": "card_moved", "card", "frame", "confidence"}`` (``t`` /
+    ``frame``: the first check that found the card displaced) plus the evidence: ``shift_mm``
+    ([dx, dy] of the card's centre, route mm), ``rot_deg``, ``match`` (correlation after
+    alignment), ``visible`` (fraction of the card seen), ``t_detected`` / ``frame_detected``
+    (when confirmed) and ``t_last_still`` (last check that saw it in place). Without a route
+    file, ``hold`` replaces ``card``.
 
     Args:
         reference_bgr: the empty-route frame the route was detected on.
+        route: the route observation (cards' quadrilaterals and the route homography; without
+            a route file, the holds' rings).
         reference_valid: (H, W) bool, the reference's pixels that show the table (not a hand):
             :attr:`vision.route_detect.RouteDetector.reference_valid`. Parts of a card hidden
             in the reference are learnt later, when seen with the rest of the card in place.
-        route: the route observation (cards' quadrilaterals and the route homography; without
-            a route file, the holds' rings).
-        every: check every ``every``-th call (default: every call; a still card costs ~0.1 ms).
+        every: check every ``every``-th call (default: every call).
         shift_mm: shift of a card's centre (mm) that counts as a movement.
         rot_deg: turn (degrees) that counts as a movement.
         confirm: checks in a row that must find the same motion (within ``agree_mm`` /
-            ``agree_deg``) before the card is reported.
+            ``agree_deg`` plus half the motion: it may still be growing) before the card is
+            reported.
         min_visible: a card is not judged while less than this fraction of it is visible.
         still_zncc: at or above this correlation at its original place a card is still.
-        min_zncc: an alignment must reach this correlation to count as a measured motion.
+        min_zncc: an alignment must reach this correlation to count as a measured motion...
         min_explained: ... and remove at least this fraction of the mismatch at the card's
             original place (``(zncc - zncc0) / (1 - zncc0)``).
         margin_mm: table kept around the card in its card frame (the largest shift searched).
+        ring_mm: table ring around the card included in the "still in place?" comparison.
         max_px_per_mm: card-frame resolution cap (bounds the cost at high image resolutions).
+        max_aligned: alignments per call at most (cards with a motion being confirmed first,
+            the others in turn).
+        learn_zncc: a card matching this well learns the reference pixels it did not have.
+        max_rot_deg: a larger turn is taken for a false match.
+        ecc_iterations: ECC iteration cap.
+        same_zncc: a covered card whose image matches its last alignment's this well keeps
+            that answer without a new alignment.
     """
 
     def __init__(self, reference_bgr: np.ndarray, route: RouteObservation, *,
