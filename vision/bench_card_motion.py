@@ -17,6 +17,32 @@ with :func:`vision.pipeline.hand_mask` exactly as the pipeline does. Prints:
   minute of video;
 - cost: ms per processed frame of the stage (the hand mask it asks for included), mean and
   95th percentile, per image size.
+
+Measured 2026-11-29 (2 cores shared with other jobs, load 8-11, so costs are pessimistic) on
+88 rendered clips: the 64 climbs of seeds 5001-5032, 6001-6016, 7001-7016 (``bench_judge``'s
+dev and bench sets: 8 card_moved, 56 others), fresh seeds 9001-9008 card_moved top and oblique
+(16), 9009 card_moved oblique 1280x720, 9010 clean top 1280x720, 9011 other_hand, 9012
+wrong_finger, and the 4 bundled sample clips; 26 nudges, 62 clips without one, 8.4 min::
+
+    python -m vision.bench_card_motion --render-seeds $(seq 9001 9008) --clips \
+        /tmp/h11/{dev,dev2,bench,bench7}/climb_* sample_videos/{card_moved_oblique,clean_top,clean_oblique,wrong_finger_top} ...
+
+- this stage, hands given as landmarks and the reference's hand-free mask passed (the
+  wiring :class:`vision.pipeline.GrimpeReferee` should use): recall 24/26, all 24 confirmed
+  between 0.07 s before and 0.07 s after the nudge's end (median -0.07 s: during the slide),
+  dated 0.10-0.23 s after the truth's first nudge frame; measured motion at confirmation
+  1.7 mm / 1.0 deg from the final nudge (median; the card is still sliding); 0 false alarms
+  (0 per minute; on the 62 clips without a nudge no single check even measured a motion);
+  cost 1.5 ms per processed frame at 640x480 (p95 3.8), 3.4 ms at 1280x720 (p95 9.6).
+  The 2 misses: a card under the forearm from before its nudge to the clip's end (6013), and
+  a 1280x720 clip whose empty-route reference shows the hand over the nudged card while
+  ``reference_valid`` says all clear (9009; MediaPipe missed that hand when the reference was
+  taken).
+- the same, wired as the pipeline calls it today (``--mask full --no-reference-valid``):
+  recall 23/26, 22 within 0.3 s (max +0.33 s), 0 false alarms, 2.0 ms / 4.1 ms per frame.
+- the previous detector (``--detector-file`` of ``git show af24ed0:vision/card_motion.py``):
+  recall 14/26, 2 within 0.3 s (median +1.0 s, max +1.6 s after the nudge's end), 2 false
+  alarms (another card reported on a card_moved clip), 0.1 ms per frame (one check in 4).
 """
 
 from __future__ import annotations
@@ -102,19 +128,23 @@ def load_or_record(folder: Path, cache: Path) -> Recording | None:
 
 
 def replay(rec: Recording, *, mask: str = "landmarks", reference_valid: bool = True,
-           **params: Any) -> tuple[list[dict[str, Any]], list[float]]:
+           detector: Any = None, **params: Any) -> tuple[list[dict[str, Any]], list[float]]:
     """Run a fresh :class:`vision.card_motion.CardMotionDetector` over a recording: its events
     and the cost of each ``update`` call in ms (the hand mask it asks for included).
 
     ``mask``: ``"landmarks"`` (the hands' landmarks are passed, masks drawn per card) or
     ``"full"`` (a callable making :func:`vision.pipeline.hand_mask` of the whole frame);
-    ``reference_valid``: pass the route detector's mask of the reference's hand-free pixels."""
+    ``reference_valid``: pass the route detector's mask of the reference's hand-free pixels;
+    ``detector``: another detector class with the same ``update`` (e.g. an older version)."""
     from vision.card_motion import CardMotionDetector
     from vision.pipeline import hand_mask
     from vision.video import VideoReader
 
-    det = CardMotionDetector(rec["ref"], rec["route"],
-                             reference_valid=rec.get("ref_valid") if reference_valid else None, **params)
+    if detector is None:
+        det = CardMotionDetector(rec["ref"], rec["route"],
+                                 reference_valid=rec.get("ref_valid") if reference_valid else None, **params)
+    else:
+        det = detector(rec["ref"], rec["route"], **params)
     calls = {fi: (t, lms) for t, fi, lms in rec["calls"]}
     events: list[dict[str, Any]] = []
     cost_ms: list[float] = []
@@ -170,7 +200,11 @@ def score(rec: Recording, events: list[dict[str, Any]]) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m vision.bench_card_motion",
                                  description=__doc__.split("\n")[0])
-    ap.add_argument("--clips", nargs="+", required=True, help="rendered clip folders")
+    ap.add_argument("--clips", nargs="*", default=[], help="rendered clip folders")
+    ap.add_argument("--render-seeds", type=int, nargs="*", default=[],
+                    help="render (or reuse) a card_moved clip, top and oblique, for each seed")
+    ap.add_argument("--workdir", default=str(Path(tempfile.gettempdir()) / "arbitre-bench-card-motion-clips"),
+                    help="where --render-seeds clips go")
     ap.add_argument("--cache", default=str(Path(tempfile.gettempdir()) / "arbitre-bench-card-motion"),
                     help="folder of the recorded stage inputs (reused between runs)")
     ap.add_argument("--show", action="store_true", help="print every event")
@@ -178,11 +212,36 @@ def main(argv: list[str] | None = None) -> int:
                     help="hands given to the stage as landmarks (default) or as a full-frame mask callable")
     ap.add_argument("--no-reference-valid", action="store_true",
                     help="do not tell the stage which reference pixels were under a hand")
+    ap.add_argument("--detector-file", default=None,
+                    help="benchmark the CardMotionDetector of this .py file instead (e.g. an older "
+                         "version: git show REV:vision/card_motion.py > old.py); implies --mask full")
     args = ap.parse_args(argv)
     cache = Path(args.cache)
+    detector = None
+    if args.detector_file:
+        import importlib.util
+
+        spec = importlib.util.spec_from_file_location("card_motion_under_test", args.detector_file)
+        assert spec is not None and spec.loader is not None
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = mod
+        spec.loader.exec_module(mod)
+        detector = mod.CardMotionDetector
+        args.mask = "full"
+    clips = list(args.clips)
+    if args.render_seeds:
+        from vision.bench_judge import render
+
+        for seed in args.render_seeds:
+            for cam in ("top", "oblique"):
+                f = render(seed, cam, "card_moved", Path(args.workdir) / f"climb_{seed}_card_moved_{cam}")
+                if f is not None:
+                    clips.append(str(f))
+    if not clips:
+        ap.error("give --clips and/or --render-seeds")
     rows = []
     costs: dict[tuple[int, int], list[float]] = {}
-    for c in args.clips:
+    for c in clips:
         folder = Path(c)
         if not (folder / "ground_truth.json").is_file():
             print(f"  {folder}: no ground_truth.json, skipped", file=sys.stderr)
@@ -191,7 +250,8 @@ def main(argv: list[str] | None = None) -> int:
         if rec is None:
             print(f"  {folder}: no route found, skipped")
             continue
-        events, cost = replay(rec, mask=args.mask, reference_valid=not args.no_reference_valid)
+        events, cost = replay(rec, mask=args.mask, reference_valid=not args.no_reference_valid,
+                              detector=detector)
         r = score(rec, events)
         rows.append((folder, r))
         costs.setdefault(tuple(rec["image_size"]), []).extend(cost)  # type: ignore[arg-type]
