@@ -165,6 +165,11 @@ def _text(verdict: dict[str, Any]) -> str:
             f" → {ev['target']}" if "target" in ev else "") + (f" card {ev['card']}" if "card" in ev else "")
         lines.append(f"  {ev['t']:6.2f} s  frame {ev.get('frame', '?'):>5}  {what}"
                      f"  (confidence {ev.get('confidence', 1.0):.2f})")
+    for sw in verdict.get("reordered", []):
+        mv, before = sw["moved"], sw["before"]
+        lines.append(f"  order: {mv['type']} {mv.get('finger', '')} (seen at {mv['t_seen']:.2f} s) judged before "
+                     f"{before['type']} {before.get('finger', '')} ({before['t']:.2f} s): closer than the timing "
+                     f"uncertainty, and the other order would be {sw['fault_avoided']}")
     r = verdict.get("route")
     if r:
         seen = sum(h["seen"] for h in r["holds"])

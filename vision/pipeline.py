@@ -365,7 +365,9 @@ class GrimpeReferee:
     def finish(self) -> dict[str, Any]:
         """Flush the pending events and return the verdict with its evidence: the judge's JSON
         (``result``, ``score``, ``moves``, ``fault``, ``warnings``) plus ``events`` (with frame
-        and confidence), ``fault_frame``, ``route`` (holds seen, flagged, problems) and
+        and confidence), ``reordered`` (pairs of events fed in the order that made no fault,
+        :class:`vision.arbiter.EventArbiter`), ``view`` (when an oblique camera was judged in
+        the table view), ``fault_frame``, ``route`` (holds seen, flagged, problems) and
         ``frames`` (seen, processed, with a hand)."""
         self._queue([], self._t_last, flush=True)
         v = self._verdict_dict()
@@ -374,6 +376,10 @@ class GrimpeReferee:
             ev = v["fault"]["event"]
             v["fault"]["frame"] = ev.get("frame")
         v["events"] = list(self.events)
+        # two events closer than their timing uncertainty fed in the order that makes no fault
+        v["reordered"] = [] if self.arbiter is None else list(self.arbiter.reordered)
+        if self.view is not None:
+            v["view"] = {"px_per_mm": round(self.view.px_per_mm, 3), "size": list(self.view.size_wh)}
         v["frames"] = {"seen": self._frames_seen, "processed": self._frames_processed,
                        "with_hand": self._hand_frames, "stride": self.stride}
         if route is not None:
