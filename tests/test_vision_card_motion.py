@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from vision.card_motion import CardMotionDetector
+from vision.observations import RouteObservation
 from vision.route_detect import RouteDetector
 from vision.video import VideoReader
 
@@ -19,7 +20,7 @@ SAMPLES = Path(__file__).resolve().parents[1] / "sample_videos"
 
 
 @pytest.fixture(scope="module")
-def empty_route() -> tuple[np.ndarray, object]:
+def empty_route() -> tuple[np.ndarray, RouteObservation]:
     """First frame of the bundled empty route (1280x720, no hand) and its route observation."""
     clip = SAMPLES / "empty_route"
     with VideoReader(clip / "video.mp4") as vr:
@@ -41,19 +42,24 @@ def _move_table(frame: np.ndarray, H_image_from_route: np.ndarray, shift_mm: tup
     T[:2, 2] = centre_mm - R @ centre_mm + np.asarray(shift_mm)
     H = H_image_from_route @ T @ np.linalg.inv(H_image_from_route)
     h, w = frame.shape[:2]
-    return cv2.warpPerspective(frame, H, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return cv2.warpPerspective(frame, H, (w, h), flags=cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REPLICATE)
 
 
-def _card_centre_mm(obs: object, card: int) -> np.ndarray:
-    Hinv = np.linalg.inv(obs.H_image_from_route)  # type: ignore[attr-defined]
-    q = cv2.perspectiveTransform(obs.cards[card].reshape(-1, 1, 2).astype(np.float64), Hinv)  # type: ignore[attr-defined]
-    return q.reshape(-1, 2).mean(0)
+def _card_centre_mm(obs: RouteObservation, card: int) -> np.ndarray:
+    assert obs.H_image_from_route is not None
+    quad = obs.cards[card].reshape(-1, 1, 2).astype(np.float64)
+    q_mm = cv2.perspectiveTransform(quad, np.linalg.inv(obs.H_image_from_route))
+    return q_mm.reshape(-1, 2).mean(0)
 
 
-def test_measures_a_known_shift_and_turn_in_mm(empty_route: tuple[np.ndarray, object]) -> None:
+def test_measures_a_known_shift_and_turn_in_mm(empty_route: tuple[np.ndarray, RouteObservation]
+                                               ) -> None:
     frame, obs = empty_route
-    det = CardMotionDetector(frame, obs)  # type: ignore[arg-type]
-    assert len(det.tracks) == len(obs.cards)  # type: ignore[attr-defined]
+    H = obs.H_image_from_route
+    assert H is not None
+    det = CardMotionDetector(frame, obs)
+    assert len(det.tracks) == len(obs.cards)
     rng = np.random.default_rng(7)
     noisy = np.clip(frame + rng.normal(0, 2.0, frame.shape), 0, 255).astype(np.uint8)
     # light drift: dimmer overall, and a light falling off across the table
@@ -63,7 +69,7 @@ def test_measures_a_known_shift_and_turn_in_mm(empty_route: tuple[np.ndarray, ob
         assert det.measure(tr, noisy, None).status == "still"
         assert det.measure(tr, dim, None).status == "still"
     # the whole table shifted 4 mm / -2.5 mm: every card measured so, not turned
-    moved = _move_table(frame, obs.H_image_from_route, (4.0, -2.5), 0.0, np.zeros(2))  # type: ignore[attr-defined]
+    moved = _move_table(frame, H, (4.0, -2.5), 0.0, np.zeros(2))
     for tr in det.tracks:
         m = det.measure(tr, moved, None)
         assert m.status == "moved", (tr.label, m)
@@ -73,15 +79,16 @@ def test_measures_a_known_shift_and_turn_in_mm(empty_route: tuple[np.ndarray, ob
     card = det.tracks[0].card
     assert card is not None
     c = _card_centre_mm(obs, card)
-    turned = _move_table(frame, obs.H_image_from_route, (0.0, 0.0), 4.0, c)  # type: ignore[attr-defined]
+    turned = _move_table(frame, H, (0.0, 0.0), 4.0, c)
     m = det.measure(det.tracks[0], turned, None)
     assert m.status == "moved" and abs(abs(m.rot_deg) - 4.0) < 0.5 and m.shift_norm_mm < 0.7, m
 
 
-def test_covered_card_is_not_judged(empty_route: tuple[np.ndarray, object]) -> None:
+def test_covered_card_is_not_judged(empty_route: tuple[np.ndarray, RouteObservation]) -> None:
     frame, obs = empty_route
-    det = CardMotionDetector(frame, obs)  # type: ignore[arg-type]
-    moved = _move_table(frame, obs.H_image_from_route, (8.0, 0.0), 0.0, np.zeros(2))  # type: ignore[attr-defined]
+    assert obs.H_image_from_route is not None
+    det = CardMotionDetector(frame, obs)
+    moved = _move_table(frame, obs.H_image_from_route, (8.0, 0.0), 0.0, np.zeros(2))
     tr = det.tracks[0]
     mask = np.zeros(frame.shape[:2], bool)
     x, y, w, h = cv2.boundingRect(tr.corners_px.astype(np.float32))
@@ -121,7 +128,8 @@ def test_no_false_alarm_on_a_clean_climb() -> None:
     assert events == []
 
 
-def test_without_a_route_file_holds_are_watched(empty_route: tuple[np.ndarray, object]) -> None:
+def test_without_a_route_file_holds_are_watched(empty_route: tuple[np.ndarray, RouteObservation]
+                                                ) -> None:
     frame, _ = empty_route
     obs = RouteDetector(None).update(frame, 0, None)
     assert obs is not None and not obs.cards

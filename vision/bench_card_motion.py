@@ -25,14 +25,20 @@ dev and bench sets: 8 card_moved, 56 others), fresh seeds 9001-9008 card_moved t
 wrong_finger, and the 4 bundled sample clips; 26 nudges, 62 clips without one, 8.4 min::
 
     python -m vision.bench_card_motion --render-seeds $(seq 9001 9008) --clips \
-        /tmp/h11/{dev,dev2,bench,bench7}/climb_* sample_videos/{card_moved_oblique,clean_top,clean_oblique,wrong_finger_top} ...
+        /tmp/h11/{dev,dev2,bench,bench7}/climb_* VAL/climb_* \
+        sample_videos/{card_moved_oblique,clean_top,clean_oblique,wrong_finger_top}
+
+(``/tmp/h11/...``: the clips ``bench_judge --workdir`` rendered; ``VAL``: 9009-9012 rendered
+with :func:`vision.bench_judge.render`, sizes as above)
 
 - this stage, hands given as landmarks and the reference's hand-free mask passed (the
   wiring :class:`vision.pipeline.GrimpeReferee` should use): recall 24/26, all 24 confirmed
   between 0.07 s before and 0.07 s after the nudge's end (median -0.07 s: during the slide),
   dated 0.10-0.23 s after the truth's first nudge frame; measured motion at confirmation
   1.7 mm / 1.0 deg from the final nudge (median; the card is still sliding); 0 false alarms
-  (0 per minute; on the 62 clips without a nudge no single check even measured a motion);
+  (0 per minute; on the 62 clips without a nudge no single check even measured a motion;
+  on 9009 the card beside the nudged one, its reference also showing the hand, measured one
+  on 4 isolated checks, never two in a row);
   cost 1.5 ms per processed frame at 640x480 (p95 3.8), 3.4 ms at 1280x720 (p95 9.6).
   The 2 misses: a card under the forearm from before its nudge to the clip's end (6013), and
   a 1280x720 clip whose empty-route reference shows the hand over the nudged card while
@@ -87,7 +93,8 @@ def record_clip(folder: Path) -> Recording | None:
             valid = holder["ref"].route_detector.reference_valid
             rec["ref_valid"] = None if valid is None else valid.copy()
 
-        def update(self, frame: np.ndarray, t_s: float, frame_index: int, hand_mask: Any) -> list[Any]:
+        def update(self, frame: np.ndarray, t_s: float, frame_index: int,
+                   hand_mask: Any) -> list[Any]:
             hands = holder["ref"]._hands
             lms = [np.asarray(h.landmarks_px, np.float32) for h in hands.hands] if hands else []
             rec["calls"].append((float(t_s), int(frame_index), lms))
@@ -141,8 +148,8 @@ def replay(rec: Recording, *, mask: str = "landmarks", reference_valid: bool = T
     from vision.video import VideoReader
 
     if detector is None:
-        det = CardMotionDetector(rec["ref"], rec["route"],
-                                 reference_valid=rec.get("ref_valid") if reference_valid else None, **params)
+        valid = rec.get("ref_valid") if reference_valid else None
+        det = CardMotionDetector(rec["ref"], rec["route"], reference_valid=valid, **params)
     else:
         det = detector(rec["ref"], rec["route"], **params)
     calls = {fi: (t, lms) for t, fi, lms in rec["calls"]}
@@ -176,8 +183,8 @@ def replay(rec: Recording, *, mask: str = "landmarks", reference_valid: bool = T
 def score(rec: Recording, events: list[dict[str, Any]]) -> dict[str, Any]:
     """Match the events of one clip with its nudges: found, delays, false alarms."""
     fps = rec["fps"]
-    out: dict[str, Any] = {"nudges": len(rec["nudges"]), "found": 0, "delay_s": [], "date_err_s": [],
-                           "false": [], "duration_s": rec["num_frames"] / fps}
+    out: dict[str, Any] = {"nudges": len(rec["nudges"]), "found": 0, "delay_s": [],
+                           "date_err_s": [], "false": [], "duration_s": rec["num_frames"] / fps}
     used: set[int] = set()
     for n in rec["nudges"]:
         for j, e in enumerate(events):
@@ -190,7 +197,8 @@ def score(rec: Recording, events: list[dict[str, Any]]) -> dict[str, Any]:
             out["delay_s"].append((e.get("frame_detected", e["frame"]) - n["frame1"]) / fps)
             out["date_err_s"].append(e["t"] - (n["frame0"] + 1) / fps)
             if "shift_mm" in e:
-                out["shift_err_mm"] = float(np.hypot(e["shift_mm"][0] - n["dx_mm"], e["shift_mm"][1] - n["dy_mm"]))
+                dx, dy = e["shift_mm"][0] - n["dx_mm"], e["shift_mm"][1] - n["dy_mm"]
+                out["shift_err_mm"] = float(np.hypot(dx, dy))
                 out["rot_err_deg"] = abs(e["rot_deg"] - n["drot_deg"])
             break
     out["false"] = [e for j, e in enumerate(events) if j not in used]
@@ -203,18 +211,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--clips", nargs="*", default=[], help="rendered clip folders")
     ap.add_argument("--render-seeds", type=int, nargs="*", default=[],
                     help="render (or reuse) a card_moved clip, top and oblique, for each seed")
-    ap.add_argument("--workdir", default=str(Path(tempfile.gettempdir()) / "arbitre-bench-card-motion-clips"),
+    tmp = Path(tempfile.gettempdir())
+    ap.add_argument("--workdir", default=str(tmp / "arbitre-bench-card-motion-clips"),
                     help="where --render-seeds clips go")
-    ap.add_argument("--cache", default=str(Path(tempfile.gettempdir()) / "arbitre-bench-card-motion"),
+    ap.add_argument("--cache", default=str(tmp / "arbitre-bench-card-motion"),
                     help="folder of the recorded stage inputs (reused between runs)")
     ap.add_argument("--show", action="store_true", help="print every event")
     ap.add_argument("--mask", choices=("landmarks", "full"), default="landmarks",
-                    help="hands given to the stage as landmarks (default) or as a full-frame mask callable")
+                    help="hands given to the stage as landmarks (default) or as a callable "
+                         "making the full-frame mask")
     ap.add_argument("--no-reference-valid", action="store_true",
                     help="do not tell the stage which reference pixels were under a hand")
     ap.add_argument("--detector-file", default=None,
-                    help="benchmark the CardMotionDetector of this .py file instead (e.g. an older "
-                         "version: git show REV:vision/card_motion.py > old.py); implies --mask full")
+                    help="benchmark the CardMotionDetector of this .py file instead (e.g. an "
+                         "older version: git show REV:vision/card_motion.py > old.py); implies "
+                         "--mask full")
     args = ap.parse_args(argv)
     cache = Path(args.cache)
     detector = None
@@ -234,7 +245,8 @@ def main(argv: list[str] | None = None) -> int:
 
         for seed in args.render_seeds:
             for cam in ("top", "oblique"):
-                f = render(seed, cam, "card_moved", Path(args.workdir) / f"climb_{seed}_card_moved_{cam}")
+                out = Path(args.workdir) / f"climb_{seed}_card_moved_{cam}"
+                f = render(seed, cam, "card_moved", out)
                 if f is not None:
                     clips.append(str(f))
     if not clips:
@@ -255,13 +267,19 @@ def main(argv: list[str] | None = None) -> int:
         r = score(rec, events)
         rows.append((folder, r))
         costs.setdefault(tuple(rec["image_size"]), []).extend(cost)  # type: ignore[arg-type]
-        desc = ", ".join(f"card {n['card']} {np.hypot(n['dx_mm'], n['dy_mm']):.1f} mm {n['drot_deg']:+.1f} deg "
-                         f"frames {n['frame0']}-{n['frame1']}" for n in rec["nudges"]) or "no nudge"
-        found = (f"found {r['found']}/{r['nudges']}" + (f", delay {r['delay_s'][0]:+.2f} s" if r["delay_s"] else "")
-                 + (f", measured {r['shift_err_mm']:.1f} mm / {r['rot_err_deg']:.1f} deg off" if "shift_err_mm" in r else "")
-                 + ";" if r["nudges"] else "")
-        print(f"  {folder.parent.name}/{folder.name}: {desc}; {found} false alarms {len(r['false'])}; "
-              f"{np.mean(cost):.2f} ms/frame")
+        desc = ", ".join(f"card {n['card']} {np.hypot(n['dx_mm'], n['dy_mm']):.1f} mm "
+                         f"{n['drot_deg']:+.1f} deg frames {n['frame0']}-{n['frame1']}"
+                         for n in rec["nudges"]) or "no nudge"
+        found = ""
+        if r["nudges"]:
+            found = f"found {r['found']}/{r['nudges']}"
+            if r["delay_s"]:
+                found += f", delay {r['delay_s'][0]:+.2f} s"
+            if "shift_err_mm" in r:
+                found += f", measured {r['shift_err_mm']:.1f} mm / {r['rot_err_deg']:.1f} deg off"
+            found += ";"
+        print(f"  {folder.parent.name}/{folder.name}: {desc}; {found} "
+              f"false alarms {len(r['false'])}; {np.mean(cost):.2f} ms/frame")
         if args.show:
             for e in events:
                 print("      ", e)
@@ -272,25 +290,28 @@ def main(argv: list[str] | None = None) -> int:
     n_false = sum(len(r["false"]) for _, r in rows)
     minutes = sum(r["duration_s"] for _, r in rows) / 60
     clean = [r for _, r in rows if not r["nudges"]]
-    print(f"== {len(rows)} clips ({len(rows) - len(clean)} with a nudge), {minutes:.1f} min of video ==")
+    print(f"== {len(rows)} clips ({len(rows) - len(clean)} with a nudge), "
+          f"{minutes:.1f} min of video ==")
     print(f"  recall {n_found}/{n_nudge}" + (f" = {n_found / n_nudge:.2f}" if n_nudge else ""))
     if len(delays):
-        print(f"  delay after the nudge's end: median {np.median(delays):+.2f} s, max {delays.max():+.2f} s, "
-              f"within 0.3 s: {int((delays <= 0.3).sum())}/{n_nudge}")
+        print(f"  delay after the nudge's end: median {np.median(delays):+.2f} s, "
+              f"max {delays.max():+.2f} s, within 0.3 s: {int((delays <= 0.3).sum())}/{n_nudge}")
         print(f"  event date minus truth date (nudge start): median {np.median(dates):+.2f} s, "
               f"range {dates.min():+.2f}..{dates.max():+.2f} s")
         se = np.array([r["shift_err_mm"] for _, r in rows if "shift_err_mm" in r])
         re_ = np.array([r["rot_err_deg"] for _, r in rows if "rot_err_deg" in r])
         if len(se):
-            print(f"  measured motion vs truth: shift error median {np.median(se):.2f} mm (max {se.max():.2f}), "
-                  f"turn error median {np.median(re_):.2f} deg (max {re_.max():.2f})")
-    print(f"  false alarms: {n_false} in {len(rows)} clips ({n_false / max(len(rows), 1):.3f} per clip, "
+            print(f"  measured motion vs truth: shift error median {np.median(se):.2f} mm "
+                  f"(max {se.max():.2f}), turn error median {np.median(re_):.2f} deg "
+                  f"(max {re_.max():.2f})")
+    print(f"  false alarms: {n_false} in {len(rows)} clips "
+          f"({n_false / max(len(rows), 1):.3f} per clip, "
           f"{n_false / max(minutes, 1e-9):.2f} per minute); on clips without a nudge: "
           f"{sum(len(r['false']) for r in clean)} in {len(clean)}")
     for size, c in sorted(costs.items()):
         a = np.array(c)
-        print(f"  cost at {size[0]}x{size[1]}: {a.mean():.2f} ms per processed frame (p95 {np.percentile(a, 95):.2f}, "
-              f"max {a.max():.1f}; hand mask included)")
+        print(f"  cost at {size[0]}x{size[1]}: {a.mean():.2f} ms per processed frame "
+              f"(p95 {np.percentile(a, 95):.2f}, max {a.max():.1f}; hand mask included)")
     return 0
 
 

@@ -311,14 +311,15 @@ class CardMotionDetector:
             return out
         for hid, c, r in zip(route.holds.ids, route.holds.centres_px, route.holds.radii_px):
             mm_per_px = HOLD_RADIUS_MM / max(float(r), 1e-3)
-            H_image_from_plane = np.array([[1 / mm_per_px, 0, 0], [0, 1 / mm_per_px, 0], [0, 0, 1.0]])
+            H_image_from_plane = np.diag([1 / mm_per_px, 1 / mm_per_px, 1.0])
             s = 1.6 * HOLD_RADIUS_MM
             cx, cy = float(c[0]) * mm_per_px, float(c[1]) * mm_per_px
             q = np.array([[cx - s, cy - s], [cx + s, cy - s], [cx + s, cy + s], [cx - s, cy + s]])
             out.append((None, f"hold {hid}", q, H_image_from_plane))
         return out
 
-    def _track(self, grey: np.ndarray, grey_valid: np.ndarray | None, card: int | None, label: str, quad_mm: np.ndarray,
+    def _track(self, grey: np.ndarray, grey_valid: np.ndarray | None, card: int | None,
+               label: str, quad_mm: np.ndarray,
                H_image_from_plane: np.ndarray) -> CardTrack | None:
         centre = quad_mm.mean(0)
         e_u = quad_mm[1] - quad_mm[0]
@@ -330,8 +331,9 @@ class CardMotionDetector:
         e_v = e_v / h_mm
         if abs(float(e_u @ e_v)) > 0.2:
             return None
-        quad_px = cv2.perspectiveTransform(quad_mm.reshape(-1, 1, 2), H_image_from_plane).reshape(-1, 2)
-        px_per_mm_img = float(np.sqrt(abs(cv2.contourArea(quad_px.astype(np.float32))) / (w_mm * h_mm)))
+        quad_px = cv2.perspectiveTransform(quad_mm.reshape(-1, 1, 2), H_image_from_plane)
+        area_px = abs(cv2.contourArea(quad_px.reshape(-1, 2).astype(np.float32)))
+        px_per_mm_img = float(np.sqrt(area_px / (w_mm * h_mm)))
         s = float(np.clip(px_per_mm_img, 0.35, self.max_px_per_mm))
         half_u = w_mm / 2 + self.margin_mm
         half_v = h_mm / 2 + self.margin_mm
@@ -341,7 +343,9 @@ class CardMotionDetector:
         # plane point of card-frame pixel (u, v): centre + e_u (u/s - size/2s) + e_v (v/s - size/2s)
         A = np.column_stack([e_u / s, e_v / s])
         o = centre - A @ np.array([size / 2, size / 2])
-        T_plane_from_rect = np.array([[A[0, 0], A[0, 1], o[0]], [A[1, 0], A[1, 1], o[1]], [0, 0, 1.0]])
+        T_plane_from_rect = np.eye(3)
+        T_plane_from_rect[:2, :2] = A
+        T_plane_from_rect[:2, 2] = o
         H_image_from_rect = H_image_from_plane @ T_plane_from_rect
         inset_mm = 1.5
         u0 = int(np.ceil(size / 2 - (w_mm / 2 - inset_mm) * s))
@@ -360,7 +364,8 @@ class CardMotionDetector:
             return None
         ref_ok = inside.copy()
         if grey_valid is not None:
-            ref_ok &= cv2.warpPerspective(grey_valid.astype(np.uint8), H_image_from_rect, (size, size),
+            ref_ok &= cv2.warpPerspective(grey_valid.astype(np.uint8), H_image_from_rect,
+                                          (size, size),
                                           flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP,
                                           borderMode=cv2.BORDER_CONSTANT, borderValue=0) > 0
         corners = cv2.perspectiveTransform(
@@ -395,7 +400,9 @@ class CardMotionDetector:
         b0, b1 = max(0, v0 - r), min(size, v1 + r)
         a0, a1 = max(0, u0 - r), min(size, u1 + r)
         area = (v1 - v0) * (u1 - u0)
-        box_cur, box_ref, box_ok = cur[b0:b1, a0:a1], track.ref[b0:b1, a0:a1], track.ref_ok[b0:b1, a0:a1]
+        box_cur = cur[b0:b1, a0:a1]
+        box_ref = track.ref[b0:b1, a0:a1]
+        box_ok = track.ref_ok[b0:b1, a0:a1]
         learning = not bool(box_ok.all())
         if not learning:
             # the whole card matches where it lay (no hand near it): still, no mask needed
@@ -443,6 +450,7 @@ class CardMotionDetector:
             starts.append(track.last_W.copy())  # the motion being confirmed: follow it
         # a hold's ring looks the same turned: only its shift is measured
         motion = cv2.MOTION_EUCLIDEAN if track.card is not None else cv2.MOTION_TRANSLATION
+        criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, self.ecc_iterations, 1e-3)
         best: tuple[float, np.ndarray] | None = None
         th, tw = templ.shape
         for W0 in starts:
@@ -452,8 +460,7 @@ class CardMotionDetector:
             x, y = (int(np.clip(round(float(v)), 0, size - 1)) for v in W0[:, 2])
             ecc_mask[y:y + th, x:x + tw] &= templ_ok[:size - y, :size - x]
             try:
-                zncc, W = cv2.findTransformECC(templ, cur, W0, motion,
-                                               (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, self.ecc_iterations, 1e-3),
+                zncc, W = cv2.findTransformECC(templ, cur, W0, motion, criteria,
                                                ecc_mask.astype(np.uint8), 3)
             except cv2.error:
                 continue
@@ -471,13 +478,15 @@ class CardMotionDetector:
         d_rect = moved_to - size / 2
         shift_mm = track.R_route_from_rect @ d_rect / track.px_per_mm
         rot = float(np.degrees(np.arctan2(W[1, 0], W[0, 0])))
-        if track.R_route_from_rect[0, 0] * track.R_route_from_rect[1, 1] - track.R_route_from_rect[0, 1] * track.R_route_from_rect[1, 0] < 0:
-            rot = -rot
+        R = track.R_route_from_rect
+        if R[0, 0] * R[1, 1] - R[0, 1] * R[1, 0] < 0:
+            rot = -rot  # the card frame is mirrored against the route's axes
         m = CardMeasure(_UNCLEAR, vis, z0, float(zncc), shift_mm, rot, aligned=True)
         track.prev = (cur, valid, m)
         # a card whose motion is being confirmed may be followed on half as much of it
         min_vis = self.min_visible * (0.5 if track.run else 1.0)
-        if vis < min_vis or zncc < self.min_zncc or (np.isfinite(z0) and zncc - z0 < self.min_explained * (1 - z0)):
+        explained = not np.isfinite(z0) or zncc - z0 >= self.min_explained * (1 - z0)
+        if vis < min_vis or zncc < self.min_zncc or not explained:
             return m
         if m.shift_norm_mm > self.margin_mm - 2 or abs(rot) > self.max_rot_deg:
             return m  # beyond what the card frame can measure: a false match
