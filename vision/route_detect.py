@@ -685,11 +685,49 @@ def _assign(proj: np.ndarray, same: np.ndarray, rc: np.ndarray, tol_px: np.ndarr
     return out
 
 
+def _pair_hypotheses(P: np.ndarray, Q: np.ndarray, rr: np.ndarray, outer_mm: np.ndarray, same: np.ndarray,
+                     order: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """All (ring a, ring b, hold a, hold b, reflect) pair hypotheses of :func:`fit_route` in its
+    generation order, as an (K, 5) int array, and an upper bound (K,) on the holds each one
+    matches (computed in one batch with a slightly looser tolerance)."""
+    R, N = len(Q), len(P)
+    ia, ib = np.triu_indices(R, 1)
+    ra, rb = order[ia], order[ib]
+    dq = np.linalg.norm(Q[rb] - Q[ra], axis=1)
+    dp = np.linalg.norm(P[None, :, :] - P[:, None, :], axis=2)
+    expect = ((rr[ra] + rr[rb]) / 2)[:, None, None] / ((outer_mm[:, None] + outer_mm[None, :]) / 2)[None]
+    scale = dq[:, None, None] / np.maximum(dp, 1e-6)[None]
+    ok = (same.T[ra][:, :, None] & same.T[rb][:, None, :] & ~np.eye(N, dtype=bool)[None]
+          & (dq >= 1e-6 * 0.999)[:, None, None] & (scale / expect > 0.6 * 0.999) & (scale / expect < 1.6 * 1.001))
+    k_pair, a_h, b_h = np.nonzero(ok)
+    if not len(k_pair):
+        return np.zeros((0, 5), int), np.zeros(0, int)
+    k = np.repeat(np.arange(len(k_pair)), 2)
+    reflect = np.tile([1, 0], len(k_pair))
+    hyp = np.column_stack([ra[k_pair][k], rb[k_pair][k], a_h[k], b_h[k], reflect])
+    # the similarities in a batch (complex numbers), then the matches each could make at most
+    pa, pb = P[hyp[:, 2]], P[hyp[:, 3]]
+    qa, qb = Q[hyp[:, 0]], Q[hyp[:, 1]]
+    sgn = np.where(hyp[:, 4] == 1, -1.0, 1.0)
+    zp = (pb[:, 0] - pa[:, 0]) + 1j * sgn * (pb[:, 1] - pa[:, 1])
+    zq = (qb[:, 0] - qa[:, 0]) + 1j * (qb[:, 1] - qa[:, 1])
+    s = zq / np.where(np.abs(zp) < 1e-12, 1, zp)
+    zP = P[:, 0][None, :] + 1j * sgn[:, None] * P[:, 1][None, :]
+    zpa = pa[:, 0] + 1j * sgn * pa[:, 1]
+    proj = s[:, None] * (zP - zpa[:, None]) + (qa[:, 0] + 1j * qa[:, 1])[:, None]
+    d = np.abs(proj[:, :, None] - (Q[:, 0] + 1j * Q[:, 1])[None, None, :])
+    tol = np.maximum(0.9 * outer_mm[None, :] * np.abs(s)[:, None], 3.0) * 1.01 + 1e-6
+    near = same[None] & (d < tol[:, :, None])
+    ub = np.minimum(near.any(axis=2).sum(axis=1), near.any(axis=1).sum(axis=1))
+    return hyp, ub
+
+
 def fit_route(rings: list[Ring], holds: list[RouteHold]) -> RouteMatch | None:
     """Find the map from the route's table mm to the image that puts the most route holds on
     rings of their colour. RANSAC over pairs (similarity, with or without the mirror that a
     camera looking down introduces), then a homography refit on the matches. None if fewer than
-    three holds match."""
+    three holds match. The 25 best pair hypotheses are refined; a hypothesis whose batch upper
+    bound on matches cannot reach them is not scored."""
     if len(rings) < 2 or len(holds) < 2:
         return None
     P = np.array([[h.x_mm, h.y_mm] for h in holds])
@@ -698,43 +736,40 @@ def fit_route(rings: list[Ring], holds: list[RouteHold]) -> RouteMatch | None:
     outer_mm = np.array([h.radius_mm + RING_WIDTH_MM for h in holds])
     colours_h = [h.colour for h in holds]
     same = np.array([[ch == r.colour for r in rings] for ch in colours_h])
-    hyps: list[tuple[float, np.ndarray, np.ndarray]] = []
     order = np.argsort([-r.confidence for r in rings])
-    for ia, a_i in enumerate(order):
-        for b_i in order[ia + 1:]:
-            qa, qb = Q[a_i], Q[b_i]
-            dq = float(np.linalg.norm(qb - qa))
-            if dq < 1e-6:
-                continue
-            scale_ring = (rr[a_i] + rr[b_i]) / 2
-            for a_h in range(len(holds)):
-                if colours_h[a_h] != rings[a_i].colour:
-                    continue
-                for b_h in range(len(holds)):
-                    if b_h == a_h or colours_h[b_h] != rings[b_i].colour:
-                        continue
-                    dp = float(np.linalg.norm(P[b_h] - P[a_h]))
-                    scale = dq / max(dp, 1e-6)
-                    expect = scale_ring / ((outer_mm[a_h] + outer_mm[b_h]) / 2)
-                    if not 0.6 < scale / expect < 1.6:
-                        continue
-                    for reflect in (True, False):
-                        M = _similarity(P[[a_h, b_h]], Q[[a_i, b_i]], reflect)
-                        if M is None:
-                            continue
-                        proj = _apply_h(M, P)
-                        tol = np.maximum(0.9 * outer_mm * scale, 3.0)
-                        asg = _assign(proj, same, Q, tol)
-                        m = asg >= 0
-                        if m.sum() < 2:
-                            continue
-                        err = np.linalg.norm(proj[m] - Q[asg[m]], axis=1) / (outer_mm[m] * scale)
-                        hyps.append((float(m.sum() - 0.5 * err.mean()), M, asg))
+    cand, ub = _pair_hypotheses(P, Q, rr, outer_mm, same, order)
+    hyps: list[tuple[float, int, np.ndarray, np.ndarray]] = []
+    floor = -np.inf
+    for g in sorted(range(len(cand)), key=lambda g: (-ub[g], g)):
+        if ub[g] < floor:
+            break
+        a_i, b_i, a_h, b_h, reflect = (int(v) for v in cand[g])
+        dq = float(np.linalg.norm(Q[b_i] - Q[a_i]))
+        if dq < 1e-6:
+            continue
+        dp = float(np.linalg.norm(P[b_h] - P[a_h]))
+        scale = dq / max(dp, 1e-6)
+        expect = ((rr[a_i] + rr[b_i]) / 2) / ((outer_mm[a_h] + outer_mm[b_h]) / 2)
+        if not 0.6 < scale / expect < 1.6:
+            continue
+        M = _similarity(P[[a_h, b_h]], Q[[a_i, b_i]], bool(reflect))
+        if M is None:
+            continue
+        proj = _apply_h(M, P)
+        tol = np.maximum(0.9 * outer_mm * scale, 3.0)
+        asg = _assign(proj, same, Q, tol)
+        m = asg >= 0
+        if m.sum() < 2:
+            continue
+        err = np.linalg.norm(proj[m] - Q[asg[m]], axis=1) / (outer_mm[m] * scale)
+        hyps.append((float(m.sum() - 0.5 * err.mean()), g, M, asg))
+        if len(hyps) >= 25:
+            floor = sorted(h[0] for h in hyps)[-25]
     if not hyps:
         return None
-    hyps.sort(key=lambda h: -h[0])
+    hyps.sort(key=lambda h: (-h[0], h[1]))
     best: tuple[int, float, np.ndarray, np.ndarray] | None = None
-    for _, M, asg in hyps[:25]:
+    for _, _, M, asg in hyps[:25]:
         H, asg = _refine(M, asg, P, Q, same, outer_mm)
         m = asg >= 0
         if m.sum() < 3:
