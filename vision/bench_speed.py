@@ -9,8 +9,10 @@ rendered into ``--workdir``. The definition is :mod:`vision.bench_judge`'s: fram
 :func:`vision.bench_judge.judge_clip` (decoding included, skipped frames grabbed only) and of
 :func:`vision.bench_judge.bare_mediapipe` with the referee's stride (decoding + MediaPipe on
 every stride-th frame). On a shared machine the two are run back to back, ``--repeat`` times,
-and the median ratio is printed with the load average. ``--stages`` adds one profiled run of
-the referee and prints the seconds spent per stage (profiling slows it a little).
+and the median ratio is printed with the load average, and the ratio of the process CPU time
+they used (all threads), which a busy machine disturbs less than wall time. ``--stages`` adds
+one profiled run of the referee and prints the seconds spent per stage (profiling slows it a
+little).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import pstats
 import statistics
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -50,16 +53,21 @@ def speed_ratio(folder: Path, repeat: int = 3) -> dict[str, Any]:
     fps_ref: list[float] = []
     fps_bare: list[float] = []
     ratios: list[float] = []
+    cpu_ratios: list[float] = []
     r: dict[str, Any] = {}
     for _ in range(max(1, repeat)):
+        c0 = time.process_time()
         r = judge_clip(folder)
+        c1 = time.process_time()
         n, t = bare_mediapipe(folder, r["stride"])
+        c2 = time.process_time()
         fps_ref.append(r["frames"] / r["seconds"])
         fps_bare.append(n / t)
         ratios.append(fps_ref[-1] / fps_bare[-1])
+        cpu_ratios.append((c2 - c1) / max(c1 - c0, 1e-9))
     return {"size": tuple(r["gt"]["image_size"]), "frames": r["frames"], "stride": r["stride"],
             "fps_ref": fps_ref, "fps_bare": fps_bare, "ratios": ratios,
-            "ratio": statistics.median(ratios)}
+            "ratio": statistics.median(ratios), "cpu_ratio": statistics.median(cpu_ratios)}
 
 
 def stage_seconds(folder: Path) -> tuple[float, list[tuple[str, float]]]:
@@ -108,7 +116,8 @@ def main(argv: list[str] | None = None) -> int:
               f"judge-video {statistics.median(s['fps_ref']):.1f} frames/s, bare MediaPipe on the same "
               f"frames {statistics.median(s['fps_bare']):.1f} frames/s -> ratio {s['ratio']:.2f} "
               f"(median of {len(s['ratios'])}: {' '.join(f'{x:.2f}' for x in s['ratios'])}; "
-              f"runs judge/bare {runs}); load average {load0:.1f} -> {load1:.1f} on {os.cpu_count()} cores")
+              f"runs judge/bare {runs}); load average {load0:.1f} -> {load1:.1f} on {os.cpu_count()} cores; "
+              f"CPU-time ratio {s['cpu_ratio']:.2f} (bare/judge, all threads: less sensitive to a busy machine)")
         if args.stages:
             total, rows = stage_seconds(f)
             print(f"  profiled referee run {total:.2f} s:")
