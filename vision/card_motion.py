@@ -390,7 +390,7 @@ class CardMotionDetector:
                 ) -> CardMeasure:
         """Compare one card with its reference in the current frame ((H, W, 3) uint8).
         ``hand``: where the hand (and its shadow) may be: an (H, W) bool mask, a list of
-        (21, 2) landmark arrays (image px, one per hand), or None. ``align``: measure the
+        (21, 2) landmark arrays (image px, one per hand), a callable returning either, or None. ``align``: measure the
         motion of a card that no longer matches (~1 ms); if False it is ``"unclear"``."""
         size = track.size_px
         u0, v0, u1, v1 = track.card_box
@@ -410,6 +410,8 @@ class CardMotionDetector:
             if np.isfinite(z) and z >= self.still_zncc:
                 return CardMeasure(_STILL, 1.0, z, z)
         valid = track.inside.copy()
+        if callable(hand):
+            hand = hand()
         if isinstance(hand, (list, tuple)):
             for lm in hand:
                 valid &= ~_hand_mask_rect(track, np.asarray(lm, np.float64))
@@ -508,14 +510,22 @@ class CardMotionDetector:
                hand_mask: Any) -> list[dict[str, Any]]:
         """``hand_mask``: where the hands are: a list of (21, 2) landmark arrays (image px; the
         cheapest: the mask is drawn in each card's frame, ~0.05 ms), an (H, W) bool mask, a
-        callable returning either (called only when a check is due), or None."""
+        callable returning either (called at most once, only when a card does not match where it
+        lay), or None."""
         self._calls += 1
         if self._calls % self.every:
             return []
         todo = [t for t in self.tracks if not t.reported]
         if not todo:
             return []
-        mask = hand_mask() if callable(hand_mask) else hand_mask
+        mask = hand_mask
+        if callable(hand_mask):
+            made: list[Any] = []
+
+            def mask() -> Any:  # made once, and only if some card needs it
+                if not made:
+                    made.append(hand_mask())
+                return made[0]
         events: list[dict[str, Any]] = []
         self._budget = self.max_aligned
         # cards with evidence under way are measured first; the others take turns
