@@ -18,14 +18,12 @@ Measured 2026-11-29 on 2 shared cores (load average 5-7), 3 back-to-back runs ea
 ``python -m vision.bench_speed /tmp/h11/bench/climb_6001_clean_top /tmp/h11/bench/hd_6017``
 (seed 6001 clean/top 640x480, 159 frames; seed 6017 clean/top 1280x720, 90 frames; stride 2):
 
-=========  ======================  ==================  =================
-size       before (same tree, the  after               CPU-time ratio
-           route/mask/occlusion    (commit f1c3a68)    before -> after
-           code of af24ed0)
-=========  ======================  ==================  =================
-640x480    46 frames/s, ratio 0.45  79 frames/s, 0.69   0.47 -> 0.66
-1280x720   43 frames/s, ratio 0.34  87 frames/s, 0.69   0.35 -> 0.67
-=========  ======================  ==================  =================
+- 640x480: before 46 frames/s, ratio 0.45 (CPU-time ratio 0.47); after 79 frames/s, ratio
+  0.69 (CPU 0.66);
+- 1280x720: before 43 frames/s, ratio 0.34 (CPU 0.35); after 87 frames/s, ratio 0.69 (CPU 0.67).
+
+"Before" is the same tree with the ring search, route detector, hand masks and occlusion meter
+of commit af24ed0; "after" is commit fe522bd.
 
 What remains (main-thread CPU, whole 640x480 clip, ``--stages --cpu``): contact 0.20 s, card
 motion 0.20 s, route detection 0.12 s (one full ring search ~45 ms, the route fit ~7 ms, four
