@@ -181,8 +181,8 @@ def _window(shape: tuple[int, int], centre: np.ndarray, axes: np.ndarray, scale:
     """(x0, y0, x1, y1) of a box holding the ellipse drawn at ``scale`` (clipped to ``shape``).
     The origin is even so that rounding the shifted centre half-to-even gives the same pixel."""
     h, w = shape
-    m = int(math.ceil(scale * float(max(axes)))) + 4
-    cx, cy = int(round(centre[0])), int(round(centre[1]))
+    m = int(math.ceil(scale * max(float(axes[0]), float(axes[1])))) + 4
+    cx, cy = round(float(centre[0])), round(float(centre[1]))
     x0, y0 = max(0, cx - m), max(0, cy - m)
     x0, y0 = x0 - x0 % 2, y0 - y0 % 2
     return x0, y0, min(w, cx + m + 1), min(h, cy + m + 1)
@@ -194,7 +194,8 @@ def _judge_ellipse(comp: np.ndarray, centre: np.ndarray, axes: np.ndarray, ang: 
     """Is this ellipse (crop coordinates) a ring of the component ``comp`` (``comp_px`` pixels in
     all, some possibly outside the crop)? Only a window around the ellipse is looked at. See
     :func:`_candidate_rings` for the returned tuple."""
-    major, minor = float(max(axes)), float(min(axes))
+    ax0, ax1 = float(axes[0]), float(axes[1])
+    major, minor = max(ax0, ax1), min(ax0, ax1)
     if minor < 2.5 or minor / max(major, 1e-6) < 0.4:
         return None
     x0, y0, x1, y1 = _window(comp.shape, centre, axes, 1.55)
@@ -274,7 +275,9 @@ def _ring_around_hole(comp: np.ndarray, hole_cnt: np.ndarray) -> tuple[np.ndarra
     ok = entered & after.any(axis=1)
     if int(ok.sum()) < 8:
         return None
-    t_px = float(np.median(r[leave[ok]] - r[enter[ok]]))
+    th = np.sort(r[leave[ok]] - r[enter[ok]])
+    n = len(th)
+    t_px = float(th[n // 2]) if n % 2 else float((th[n // 2 - 1] + th[n // 2]) / 2)
     return np.array([cx, cy]), np.array([a0 + t_px, a1 + t_px]), float(ang)
 
 
