@@ -22,7 +22,7 @@ units:
    degrees. On moved cards after a nudge the error against the truth is 0.3 mm / 0.2 deg
    (median; p95 1.5 mm / 2.4 deg with a hand partly over the card).
 4. A card is moved when the motion is at least ``shift_mm`` (3 mm) or ``rot_deg`` (3 deg)
-   (a nudge is ~10 mm), the alignment explains the change (correlation >= 0.5 and at least 60 %
+   (a nudge is ~10 mm), the alignment explains the change (correlation >= 0.7 and at least 60 %
    of the mismatch at the old place removed), at least 8 % of the card is seen, and ``confirm``
    (2) checks in a row find that motion (the same or the same one grown: a card caught while it
    slides). A hand, its shadow or a poor match alone is never evidence. Each card is reported
@@ -264,7 +264,7 @@ class CardMotionDetector:
                  reference_valid: np.ndarray | None = None, every: int = 1,
                  shift_mm: float = 3.0, rot_deg: float = 3.0, confirm: int = 2,
                  agree_mm: float = 2.0, agree_deg: float = 2.0, min_visible: float = 0.08,
-                 still_zncc: float = 0.9, min_zncc: float = 0.5, min_explained: float = 0.6,
+                 still_zncc: float = 0.9, min_zncc: float = 0.7, min_explained: float = 0.6,
                  margin_mm: float = 18.0, ring_mm: float = 4.0, max_px_per_mm: float = 1.0,
                  max_aligned: int = 2, learn_zncc: float = 0.95, max_rot_deg: float = 20.0,
                  ecc_iterations: int = 30, same_zncc: float = 0.99) -> None:
