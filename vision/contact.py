@@ -411,9 +411,12 @@ class ContactDetector:
                 level = p.keep_level if run0 is not None and run0[0] == cands[k] else p.on_level
                 c = cands[k] if prob[k] >= level else None
                 # a hold of another colour, or the start zone once the climb has started, is a
-                # fault if true: it must be seen clearly (rare, and the rules punish it)
+                # fault if true: it must be seen clearly (rare, and the rules punish it); so must
+                # a second finger on the finish zone (a resting neighbour over the Arrivée card
+                # looks much like it, and the summit waits for it to lift)
                 wrong = c is not None and (not self._right_colour(k, c, route)
-                                           or (c == "start" and self.started))
+                                           or (c == "start" and self.started)
+                                           or (c == "finish" and "finish" in self.state))
                 if wrong and prob[k] < p.wrong_level:
                     c = None
                 if c == "start" and ("start" in self.state or any(
