@@ -136,9 +136,10 @@ class GrimpeReferee:
     delay_s = 0.6
     #: Process every frame until the route is found. The contact model was trained on clips
     #: judged that way; with one frame in ``stride`` from the start (7-13 % fewer MediaPipe
-    #: calls on 3-5 s clips) it found fewer events (measured before the table view: seeds
-    #: 6001-6016 F1 0.838 -> 0.792, verdicts 11 -> 9/16; 7001-7016 0.825 -> 0.808, 11/16
-    #: both): retrain the contact model (train_contact follows this) before turning it off.
+    #: calls on 3-5 s clips) it finds fewer events on held-out clips (with the table view:
+    #: seeds 6001-6016 F1 0.863 -> 0.836, 7001-7016 0.848 -> 0.830, verdicts 11/16 either way;
+    #: dev 5001-5016 0.905 -> 0.904, 13/16): retrain the contact model (train_contact follows
+    #: this flag) before turning it off.
     dense_start = True
 
     def __init__(self, route: Any = None, calibration: Any = None, fps: float = 30.0, *,
@@ -284,7 +285,7 @@ class GrimpeReferee:
             new += ev
             new += self._watch_other_hand(hands, climber, route, t_s, frame_index)
             if self.card_motion is not None:
-                new += self.card_motion.update(frame, t_s, frame_index, lambda: any_mask(fast=True))
+                new += self.card_motion.update(frame, t_s, frame_index, [h.landmarks_px for h in hands.hands])
         released = self._queue(new, t_s)
         verdict = self._verdict_dict()
         status = self.judge.status() if self.judge is not None else {}
@@ -306,7 +307,7 @@ class GrimpeReferee:
         ref = self.route_detector.reference_bgr
         assert ref is not None
         self.occlusion = OcclusionMeter(ref, route)
-        self.card_motion = CardMotionDetector(ref, route)
+        self.card_motion = CardMotionDetector(ref, route, reference_valid=self.route_detector.reference_valid)
         if self.calibration is not None and getattr(self.calibration, "table", None) is not None:
             self.holds_mm = np.asarray(self.calibration.image_to_table_mm(route.holds.centres_px))
 
