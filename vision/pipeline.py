@@ -247,14 +247,13 @@ class GrimpeReferee:
             self._hand_frames += 1
         cache: dict[str, Any] = {}
 
-        def any_mask(fast: bool = False) -> np.ndarray | None:
-            # the hands' mask, made only when a stage needs it: route detection (a few frames)
-            # the exact one, card motion (every frame) the drawn one (~0.3 ms)
-            key = "fast" if fast else "exact"
-            if key not in cache:
-                masks = [hand_mask(frame.shape[:2], h.landmarks_px, fast=fast) for h in hands.hands]
-                cache[key] = np.logical_or.reduce(masks) if masks else None
-            return cache[key]
+        def any_mask() -> np.ndarray | None:
+            # the hands' exact mask, made only on the frames route detection tries (card
+            # motion masks the hands from their landmarks in its own card frames)
+            if "exact" not in cache:
+                masks = [hand_mask(frame.shape[:2], h.landmarks_px) for h in hands.hands]
+                cache["exact"] = np.logical_or.reduce(masks) if masks else None
+            return cache["exact"]
 
         if not self.route_detector.done:
             self.route_detector.update(frame, frame_index, any_mask)
