@@ -14,22 +14,23 @@ they used (all threads), which a busy machine disturbs less than wall time. ``--
 one profiled run of the referee and prints the seconds spent per stage (profiling slows it a
 little; ``--cpu``: main-thread CPU seconds).
 
-Measured 2026-11-29 on 2 shared cores (load average 5-7), 3 back-to-back runs each, medians,
+Measured 2026-11-29 on 2 shared cores, 3 back-to-back runs each, medians,
 ``python -m vision.bench_speed /tmp/h11/bench/climb_6001_clean_top /tmp/h11/bench/hd_6017``
-(seed 6001 clean/top 640x480, 159 frames; seed 6017 clean/top 1280x720, 90 frames; stride 2):
+(seed 6001 clean/top 640x480, 159 frames; seed 6017 clean/top 1280x720, 90 frames; stride 2).
+Before/after run alternately (load average 1.7-4.6), "before" being the same tree with the ring
+search, route detector, hand masks and occlusion meter of commit af24ed0:
 
-- 640x480: before 46 frames/s, ratio 0.45 (CPU-time ratio 0.47); after 79 frames/s, ratio
-  0.69 (CPU 0.66);
-- 1280x720: before 43 frames/s, ratio 0.34 (CPU 0.35); after 87 frames/s, ratio 0.69 (CPU 0.67).
+- 640x480: before 67 frames/s, ratio 0.45 (CPU-time ratio 0.46); after 74 frames/s, ratio
+  0.67 (CPU 0.67);
+- 1280x720: before 28 frames/s, ratio 0.34 (CPU 0.35); after 58 frames/s, ratio 0.60 (CPU 0.70).
 
-"Before" is the same tree with the ring search, route detector, hand masks and occlusion meter
-of commit af24ed0; "after" is commit fe522bd.
+Commit 0bf8d30 alone (load 5.5): 640x480 105 frames/s, ratio 0.73 (CPU 0.72); 1280x720
+91 frames/s, ratio 0.69 (CPU 0.67).
 
-What remains (main-thread CPU, whole 640x480 clip, ``--stages --cpu``): contact 0.20 s, card
-motion 0.20 s, route detection 0.12 s (one full ring search ~45 ms, the route fit ~7 ms, four
-exact hand masks), per-frame hand masks 0.03 s, occlusion 0.02 s; and MediaPipe on the 6 odd
-frames before the route is found (:attr:`vision.pipeline.GrimpeReferee.dense_start`), which the
-bare loop skips.
+What remains (main-thread CPU, whole 640x480 clip, ``--stages --cpu``): contact 0.21 s, card
+motion 0.23 s, route detection 0.11 s (one full ring search ~45 ms, the route fit ~7 ms),
+hand masks for it 0.02 s, occlusion 0.02 s; and MediaPipe on the 6 odd frames before the route
+is found (:attr:`vision.pipeline.GrimpeReferee.dense_start`), which the bare loop skips.
 """
 
 from __future__ import annotations
