@@ -191,3 +191,42 @@ def test_exact_hand_mask_of_a_large_frame_is_grown_at_half_size():
     d_out = cv2.distanceTransform((~full).view(np.uint8), cv2.DIST_L2, 5)
     d_in = cv2.distanceTransform(full.view(np.uint8), cv2.DIST_L2, 5)
     assert d_out[half & ~full].max(initial=0) <= 3 and d_in[full & ~half].max(initial=0) <= 3
+
+
+# --- holds the ring search cannot separate, seen by colour where the route puts them -----------
+
+def _fill_hole(frame: np.ndarray, centre_px: np.ndarray, radius_px: float, bgr: np.ndarray) -> np.ndarray:
+    """A copy of ``frame`` whose hold hole shows the ring's own colour (a table of that colour)."""
+    out = frame.copy()
+    cv2.circle(out, tuple(int(round(v)) for v in centre_px), int(round(0.75 * radius_px)),
+               tuple(int(v) for v in bgr), -1)
+    return out
+
+
+def test_a_hole_of_the_ring_colour_is_seen_by_colour_and_a_wrong_route_is_not():
+    frame, gt, holds, truth_px = _empty_scene(4103, "top")
+    det0 = RouteDetector(gt["route"])
+    obs0 = det0.update(frame, 0, None)
+    assert obs0 is not None and obs0.holds.detected.all()
+    k = 0
+    # the ring's own colour, sampled on the ring band, painted into the hole: no ring edge left
+    c, r = obs0.holds.centres_px[k], float(obs0.holds.radii_px[k])
+    ang = np.linspace(0, 2 * np.pi, 24, endpoint=False)
+    band = np.round(c + np.column_stack([np.cos(ang), np.sin(ang)]) * 0.85 * r).astype(int)
+    colour = np.median(frame[band[:, 1], band[:, 0]].astype(np.float32), axis=0)
+    solid = _fill_hole(frame, c, r, colour)
+    rings, _ = detect_rings(solid)
+    assert not any(np.linalg.norm(rg.centre_px - truth_px[k]) < 0.5 * r for rg in rings), \
+        "the ring search should not find a solid disc (else this test proves nothing)"
+    obs = RouteDetector(gt["route"]).update(solid, 0, None)
+    assert obs is not None and obs.holds.detected[k], obs.problems
+    assert any("seen by its colour" in p for p in obs.problems)
+    # the same disc under a route file that says another colour there: not seen
+    other = next(col for col in ("black", "blue", "green", "yellow", "red") if col != holds[k]["colour"])
+    wrong = dict(gt["route"], holds=[dict(h, colour=other) if i == k else h for i, h in enumerate(holds)])
+    obs_w = RouteDetector(wrong).update(solid, 0, None)
+    assert obs_w is not None and not obs_w.holds.detected[k]
+    # a hold the route file puts on bare card (moved 20 mm off its ring): not seen
+    moved = dict(gt["route"], holds=[dict(h, x_mm=h["x_mm"] + 20.0) if i == k else h for i, h in enumerate(holds)])
+    obs_m = RouteDetector(moved).update(frame, 0, None)
+    assert obs_m is not None and not obs_m.holds.detected[k]

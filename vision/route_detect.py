@@ -956,6 +956,58 @@ def _zones_from_help_cards(frame_bgr: np.ndarray, rings: list[Ring]
     return zones[0], zones[1], "zones guessed from the Départ/Arrivée cards (no route file)"
 
 
+def confirm_unseen_holds(obs: RouteObservation, holds: list[RouteHold], frame_bgr: np.ndarray,
+                         model: ColourModel, valid: np.ndarray | None = None, *,
+                         min_fraction: float = 0.75, min_contrast: float = 18.0) -> RouteObservation:
+    """Holds the ring search missed, checked where the route's map puts them: the hold counts
+    as seen when the band where its ring should be (``radius_mm`` to ``radius_mm`` + ring width,
+    through the fitted homography) is of the route file's colour on at least ``min_fraction``
+    of 48 samples and differs from the card just outside it by ``min_contrast`` (Lab). This
+    finds rings the search cannot separate: a ring touching the printed card number, or a hole
+    showing a table of the ring's own colour (no ring-around-hole edge). A ring of another
+    colour, bare card, or a sample under the hand (``valid`` False) or off the image: not seen.
+    """
+    H = obs.H_image_from_route
+    if H is None or obs.holds.detected.all():
+        return obs
+    h_img, w_img = frame_bgr.shape[:2]
+    gains = white_balance_gains(frame_bgr)
+    ang = np.linspace(0, 2 * np.pi, 48, endpoint=False)
+    unit = np.column_stack([np.cos(ang), np.sin(ang)])
+    detected = obs.holds.detected.copy()
+    conf = obs.holds.confidence.copy()
+    newly = []
+    for k, hd in enumerate(holds):
+        if detected[k]:
+            continue
+        c = np.array([hd.x_mm, hd.y_mm])
+        ring_px = _apply_h(H, c + unit * (hd.radius_mm + 0.5 * RING_WIDTH_MM))
+        card_px = _apply_h(H, c + unit * (hd.radius_mm + RING_WIDTH_MM + 2.5))
+        pts = np.round(np.vstack([ring_px, card_px])).astype(int)
+        if (pts < 0).any() or (pts[:, 0] >= w_img).any() or (pts[:, 1] >= h_img).any():
+            continue
+        if valid is not None and not valid[pts[:, 1], pts[:, 0]].all():
+            continue
+        bgr = frame_bgr[pts[:, 1], pts[:, 0]].astype(np.float32) * (gains / 255.0)
+        lab = _lab(bgr[None])[0]
+        ring_lab, card_lab = lab[:48], lab[48:]
+        names = [model.classify(v)[0] for v in ring_lab]
+        share = sum(n == hd.colour for n in names) / len(names)
+        contrast = float(np.linalg.norm(np.median(ring_lab, axis=0) - np.median(card_lab, axis=0)))
+        if share >= min_fraction and contrast >= min_contrast:
+            detected[k] = True
+            conf[k] = max(float(conf[k]), 0.6)
+            newly.append(hd.id)
+    if not newly:
+        return obs
+    holds_obs = HoldsObservation(obs.holds.ids, obs.holds.colours, obs.holds.centres_px, obs.holds.radii_px,
+                                 conf, detected)
+    problems = tuple(p for p in obs.problems if not any(p.startswith(f"hold {i} ") for i in newly)) + tuple(
+        f"hold {i} seen by its colour where the route puts it (its ring edge was not found)" for i in newly)
+    return RouteObservation(holds_obs, obs.start_zone_px, obs.finish_zone_px, H, obs.cards, obs.card_of_hold,
+                            obs.frame_index, problems)
+
+
 class RouteDetector:
     """Pipeline stage: finds the route on the first frames and keeps it.
 
@@ -1031,14 +1083,19 @@ class RouteDetector:
             self.done = True
         return self.observation
 
-    def _offer(self, rings: list[Ring], frame_index: int) -> RouteObservation | None:
-        """The route seen through these rings; kept if it sees at least as many holds."""
+    def _offer(self, rings: list[Ring], frame_index: int, model: ColourModel | None = None
+               ) -> RouteObservation | None:
+        """The route seen through these rings (and, for the holds they miss, by colour where the
+        route's map puts them); kept if it sees at least as many holds."""
         assert self.reference_bgr is not None
         obs: RouteObservation | None = None
         if self.route_json is not None:
             match = fit_route(rings, self.holds)
             if match is not None:
                 obs = observation_from_match(self.route_json, self.holds, rings, match, frame_index)
+                # the map is trusted only when it is fitted on at least half of the holds
+                if model is not None and 2 * int((match.ring_of_hold >= 0).sum()) >= len(self.holds):
+                    obs = confirm_unseen_holds(obs, self.holds, self.reference_bgr, model, self.reference_valid)
         elif len(rings) >= 2:
             obs = route_from_rings(rings, self.reference_bgr, frame_index)
         if obs is not None and (self.observation is None or obs.holds.detected.sum()
@@ -1052,7 +1109,7 @@ class RouteDetector:
         assert self.reference_bgr is not None
         self.full_searches += 1
         rings, model, scene = detect_rings_scene(self.reference_bgr, exclude_mask=exclude)
-        if self._offer(rings, frame_index) is not None:
+        if self._offer(rings, frame_index, model) is not None:
             self.colour_model, self.scene = model, scene
 
     def _search_missing(self, fill: np.ndarray, exclude: np.ndarray | None, frame_index: int) -> None:
@@ -1076,4 +1133,4 @@ class RouteDetector:
         new = [r for r in new if all(np.linalg.norm(r.centre_px - k.centre_px)
                                      > 0.8 * max(r.radius_px, k.radius_px) for k in self.rings)]
         if new:
-            self._offer(self.rings + new, frame_index)
+            self._offer(self.rings + new, frame_index, model)
