@@ -230,3 +230,27 @@ def test_a_hole_of_the_ring_colour_is_seen_by_colour_and_a_wrong_route_is_not():
     moved = dict(gt["route"], holds=[dict(h, x_mm=h["x_mm"] + 20.0) if i == k else h for i, h in enumerate(holds)])
     obs_m = RouteDetector(moved).update(frame, 0, None)
     assert obs_m is not None and not obs_m.holds.detected[k]
+
+
+# --- a printed tablecloth: many identical dots around the cards --------------------------------
+
+@pytest.mark.parametrize("seed,camera", [(9618, "top"), (9626, "oblique")])
+def test_dotted_tablecloth_dots_are_not_rings_and_the_route_is_found(seed, camera):
+    # green polka dots: their centres fade below the chroma threshold, so each dot looked like a
+    # ring; they outnumbered the real rings, set the ring size and hid the route
+    scene = GrimpeScene(SceneConfig(seed=seed, camera=camera, script="empty", num_frames=1,
+                                    table_kind="patterned"))
+    assert scene.table_style.pattern == "dots"
+    gt = scene.ground_truth()
+    cam = CameraModel.from_dict(gt["camera"])
+    holds = gt["route"]["holds"]
+    truth_px = cam.project(np.array([[h["x_mm"], h["y_mm"]] for h in holds]))
+    frame = scene.render_frame(0)
+    rings, _ = detect_rings(frame)
+    for ring in rings:
+        d = np.linalg.norm(truth_px - ring.centre_px, axis=1)
+        assert d.min() < 0.5 * ring.radius_px, f"{ring.colour} ring at {ring.centre_px.round(1)} is not a hold"
+    obs = RouteDetector(gt["route"]).update(frame, 0, None)
+    assert obs is not None and obs.holds.detected.all(), None if obs is None else obs.problems
+    err = np.linalg.norm(obs.holds.centres_px - truth_px, axis=1)
+    assert (err < 0.5 * obs.holds.radii_px).all(), f"centre errors {err.round(2)}"

@@ -59,6 +59,11 @@ _REFERENCE_RGB: dict[str, tuple[int, int, int]] = {
 
 
 _DEBUG = False  # print ring candidates (development aid)
+#: Least Lab distance between a ring's colour and its hole's (a ring has a hole of another look).
+MIN_HOLE_CONTRAST = 8.0
+#: A printed pattern (a dotted tablecloth) repeats one blob: this many or more candidates of one
+#: colour, size and shade are texture, not holds (a route has a few rings of each colour).
+TEXTURE_MIN_REPEATS = 8
 
 
 class RouteNotFound(ValueError):
@@ -237,11 +242,20 @@ def _judge_ellipse(comp: np.ndarray, centre: np.ndarray, axes: np.ndarray, ang: 
         return None
     if card_frac < 0.35:
         return None
+    ring_px = comp.astype(bool) & full
+    lab_med = np.median(lab_c[ring_px], axis=0)
+    if is_annulus:
+        # the hole must look different from the ring (card paper or table): a blob of one
+        # colour with noise holes (a printed dot whose chroma hovers at the threshold) is not a ring
+        hole_px = inner & ~comp.astype(bool)
+        if hole_px.sum() >= 3:
+            hole_lab = np.median(lab_c[hole_px], axis=0)
+            contrast = float(np.linalg.norm(hole_lab - lab_med))
+            if contrast < MIN_HOLE_CONTRAST:
+                return None
     shape_score = 1.0 - abs(fill - (0.62 if is_annulus else 0.97)) * 1.2 - 0.5 * (
         inner_fill if is_annulus else 0.0)
     score = float(np.clip(0.5 * shape_score + 0.5 * min(1.0, card_frac / 0.7), 0, 1))
-    ring_px = comp.astype(bool) & full
-    lab_med = np.median(lab_c[ring_px], axis=0)
     return (np.array([centre[0] + origin[0], centre[1] + origin[1]]), np.array(axes, float),
             float(ang), score, lab_med, bool(is_annulus))
 
@@ -449,12 +463,17 @@ def _search(p: _Planes, scene: SceneLight, hue_of: Any, pass2_lab: dict[str, np.
     for k, name in enumerate(names):
         for c in _candidate_rings(close((nearest == k) & (hue_d[k] < 35)), *args):
             found.append((name, c))
+    found = _drop_texture(found)
     # second pass with the session's own clusters: a tight Lab window around each colour found
     # separates a ring from a touching border or table of a nearby hue
     if pass2_lab is None:
+        # fitted on the good annuli of the rings' size (a stray blob of the table is not)
+        good = [(n, c) for n, c in found if c[3] >= 0.5 and c[5]]
+        radii = np.array([math.sqrt(c[1][0] * c[1][1]) for _, c in good])
+        ref_r = float(np.median(radii)) if len(good) else 0.0
         pass2_lab = {}
         for name in names:
-            labs = [c[4] for n, c in found if n == name and c[3] >= 0.5 and c[5]]
+            labs = [c[4] for (n, c), r in zip(good, radii) if n == name and 0.6 * ref_r <= r <= 1.6 * ref_r]
             if labs:
                 pass2_lab[name] = np.median(np.array(labs), axis=0)
     L_c = p.L.ravel()[idx]
@@ -472,7 +491,34 @@ def _search(p: _Planes, scene: SceneLight, hue_of: Any, pass2_lab: dict[str, np.
     dark = cv2.morphologyEx(dark.astype(np.uint8), cv2.MORPH_CLOSE, kernel).astype(bool)
     for c in _candidate_rings(dark, *args):
         found.append(("black", c))
-    return found, pass2_lab
+    return _drop_texture(found), pass2_lab
+
+
+def _drop_texture(found: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
+    """Candidates without the ones that repeat like a printed pattern: a candidate with at least
+    :data:`TEXTURE_MIN_REPEATS` distinct places (itself included) holding a candidate of its
+    colour name, shade (Lab distance < 8) and size (radii within 1.3x) is texture, e.g. the dots
+    of a polka-dot tablecloth, which would otherwise set the ring size and the colour cluster."""
+    if len(found) < TEXTURE_MIN_REPEATS:
+        return found
+    names = np.array([n for n, _ in found])
+    centres = np.array([c[0] for _, c in found], float)
+    radii = np.array([math.sqrt(c[1][0] * c[1][1]) for _, c in found])
+    labs = np.array([c[4] for _, c in found], float)
+    same = ((names[:, None] == names[None, :])
+            & (np.linalg.norm(labs[:, None] - labs[None, :], axis=2) < 8.0)
+            & (np.maximum(radii[:, None], radii[None, :]) < 1.3 * np.minimum(radii[:, None], radii[None, :])))
+    texture = np.zeros(len(found), bool)
+    for i in range(len(found)):
+        js = np.flatnonzero(same[i])
+        if len(js) < TEXTURE_MIN_REPEATS:
+            continue
+        places: list[np.ndarray] = []
+        for j in js:  # the two passes find the same blob twice: count places, not candidates
+            if all(np.linalg.norm(centres[j] - q) > 0.8 * radii[i] for q in places):
+                places.append(centres[j])
+        texture[i] = len(places) >= TEXTURE_MIN_REPEATS
+    return [f for f, t in zip(found, texture) if not t]
 
 
 def _consistent_rings(found: list[tuple[str, Any]], ref_r: float | None = None) -> tuple[list[Ring], float]:
