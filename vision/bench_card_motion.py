@@ -107,15 +107,7 @@ def record_clip(folder: Path) -> Recording | None:
         with VideoReader(folder / "video.mp4") as vr:
             ref = pipeline.GrimpeReferee(route, fps=vr.fps, colour_map=_colour_map(gt))
             holder["ref"] = ref
-            while True:
-                if not ref.wants_frame(vr.next_index):
-                    if not vr.skip():
-                        break
-                    continue
-                item = vr.read()
-                if item is None:
-                    break
-                ref.update(item[2], item[1], item[0])
+            pipeline.feed_video(ref, vr)
             ref.close()
     finally:
         pipeline.CardMotionDetector = saved  # type: ignore[misc]

@@ -139,7 +139,7 @@ def bench_holds(folder: Path) -> dict[str, Any]:
 
 def judge_clip(folder: Path, *, bare: bool = False) -> dict[str, Any]:
     """Run the referee on a clip the way ``judge-video`` does (skipped frames not decoded)."""
-    from vision.pipeline import GrimpeReferee
+    from vision.pipeline import GrimpeReferee, feed_video
     from vision.video import VideoReader
 
     gt = json.loads((folder / "ground_truth.json").read_text())
@@ -147,18 +147,7 @@ def judge_clip(folder: Path, *, bare: bool = False) -> dict[str, Any]:
     t0 = time.perf_counter()
     with VideoReader(folder / "video.mp4") as vr:
         ref = GrimpeReferee(route, fps=vr.fps, colour_map=_colour_map(gt))
-        n = 0
-        while True:
-            if not ref.wants_frame(vr.next_index):
-                if not vr.skip():
-                    break
-                n += 1
-                continue
-            item = vr.read()
-            if item is None:
-                break
-            ref.update(item[2], item[1], item[0])
-            n += 1
+        n = feed_video(ref, vr)
         verdict = ref.finish()
         ref.close()
     dt = time.perf_counter() - t0

@@ -38,7 +38,7 @@ from vision.observations import ContactObservation, FrameResult, RouteObservatio
 from vision.route_detect import RouteDetector, RouteNotFound
 from vision.table_view import TableView, needs_view
 
-__all__ = ["GrimpeReferee", "RouteNotFound", "hand_mask", "load_route_json"]
+__all__ = ["GrimpeReferee", "RouteNotFound", "feed_video", "hand_mask", "load_route_json"]
 
 
 def load_route_json(route: Any) -> dict[str, Any] | None:
@@ -403,3 +403,22 @@ class GrimpeReferee:
         close = getattr(self.tracker, "close", None)
         if close is not None:
             close()
+
+
+def feed_video(referee: GrimpeReferee, reader: Any) -> int:
+    """Feed a :class:`vision.video.VideoReader`'s frames to ``referee`` to the end: the frames it
+    wants decoded and judged, the others skipped undecoded (as ``judge-video`` does). Returns
+    the number of frames gone through."""
+    n = 0
+    while True:
+        if not referee.wants_frame(reader.next_index):
+            if not reader.skip():
+                break
+            n += 1
+            continue
+        item = reader.read()
+        if item is None:
+            break
+        referee.update(item[2], item[1], item[0])
+        n += 1
+    return n

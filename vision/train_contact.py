@@ -84,7 +84,7 @@ def record_clip(folder: Path, stride: int = 2) -> dict[str, Any]:
     smoothed climbing-hand landmarks, time, index and hold occlusion (what the contact stage
     receives), plus the route observation, the ground truth and the non-contact events."""
     from vision.bench_judge import _colour_map
-    from vision.pipeline import GrimpeReferee
+    from vision.pipeline import GrimpeReferee, feed_video
     from vision.video import VideoReader
 
     gt = json.loads((folder / "ground_truth.json").read_text())
@@ -102,15 +102,7 @@ def record_clip(folder: Path, stride: int = 2) -> dict[str, Any]:
             return orig(lm, t, f, r, occ, view=view)
 
         ref.contacts.update = spy  # type: ignore[method-assign]
-        while True:
-            if not ref.wants_frame(vr.next_index):
-                if not vr.skip():
-                    break
-                continue
-            item = vr.read()
-            if item is None:
-                break
-            ref.update(item[2], item[1], item[0])
+        feed_video(ref, vr)
         v = ref.finish()
         ref.close()
     other = [e for e in v["events"] if e["type"] not in ("down", "up")]
