@@ -4,9 +4,12 @@ Two steps:
 
 1. :func:`detect_rings` finds hold rings in one frame without a hand, in image pixels. It
    white-balances from the scene (the bright, least coloured pixels are taken as grey: card
-   paper), works in CIE Lab, and looks for ring-shaped blobs of one colour (an annulus, or a
-   disc when a black ring surrounds a dark hole) that lie on a card (a light, neutral band
-   around them). There is no hard-coded RGB threshold: colours are named by the nearest
+   paper), works in CIE Lab, and looks for ring-shaped blobs of one colour (an annulus whose
+   hole looks different from the ring, or a disc when a ring surrounds a hole of its own
+   colour showing the table) that lie on a card (a light, neutral band around them). Blobs
+   that repeat at many places with one colour, shade and size are a printed tablecloth's
+   pattern (polka dots), not holds: they are dropped before they can set the ring size or the
+   colour clusters. There is no hard-coded RGB threshold: colours are named by the nearest
    reference hue (red, yellow, green, blue; black by lightness) and then refitted per session
    (:class:`ColourModel`), so a warm lamp or a cool window shifts every cluster together.
 2. :func:`fit_route` matches the rings to a known route (ROUTE.json: holds in table mm, with
@@ -473,7 +476,8 @@ def _search(p: _Planes, scene: SceneLight, hue_of: Any, pass2_lab: dict[str, np.
         ref_r = float(np.median(radii)) if len(good) else 0.0
         pass2_lab = {}
         for name in names:
-            labs = [c[4] for (n, c), r in zip(good, radii) if n == name and 0.6 * ref_r <= r <= 1.6 * ref_r]
+            labs = [c[4] for (n, c), r in zip(good, radii)
+                    if n == name and 0.6 * ref_r <= r <= 1.6 * ref_r]
             if labs:
                 pass2_lab[name] = np.median(np.array(labs), axis=0)
     L_c = p.L.ravel()[idx]
@@ -505,9 +509,10 @@ def _drop_texture(found: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
     centres = np.array([c[0] for _, c in found], float)
     radii = np.array([math.sqrt(c[1][0] * c[1][1]) for _, c in found])
     labs = np.array([c[4] for _, c in found], float)
+    r_hi = np.maximum(radii[:, None], radii[None, :])
+    r_lo = np.minimum(radii[:, None], radii[None, :])
     same = ((names[:, None] == names[None, :])
-            & (np.linalg.norm(labs[:, None] - labs[None, :], axis=2) < 8.0)
-            & (np.maximum(radii[:, None], radii[None, :]) < 1.3 * np.minimum(radii[:, None], radii[None, :])))
+            & (np.linalg.norm(labs[:, None] - labs[None, :], axis=2) < 8.0) & (r_hi < 1.3 * r_lo))
     texture = np.zeros(len(found), bool)
     for i in range(len(found)):
         js = np.flatnonzero(same[i])
