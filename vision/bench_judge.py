@@ -15,19 +15,26 @@ holds a scene is reused). Seed ``s`` gives one climb whose script and camera cyc
 - speed: frames/s of the whole referee (decoding included) and of a bare MediaPipe loop over
   the same frames, on every rendered size (640x480 and 1280x720 when rendered), and the ratio.
 
-Measured (2026-11-29, 2 cores shared with other jobs), on seeds never used in development:
+Measured (2026-11-29, 2 cores), on seeds never used in development, after every change:
 
-    python -m vision.bench_judge --seeds $(seq 9501 9516) --workdir /tmp/arbitre-bench-9501 --hd-seed 8017
+    python -m vision.bench_judge --seeds $(seq 9701 9716) --workdir /tmp/arbitre-bench-9701 --hd-seed 8017
 
-holds (32 empty routes, top and oblique): ring detector alone precision 0.997, recall 0.991,
-colour 100 %; with the route file precision 1.000, recall 1.000; centre 0.24 px (0.21 mm) mean.
-Climbs: contact events precision 0.891, recall 0.903, F1 0.897 at 0.2 s; verdicts 12/16 (misses:
-a clean climb scored 9 instead of 7 (start missed), a wrong_finger and a used_hold climb judged
-no_contact (the faulty placement not seen), a card_moved climb judged a summit (the move not
-seen)). Real footage: hand in 202/202 frames. Speed: 110 frames/s at 640x480 (ratio 0.71 to bare
-MediaPipe on the same frames, 1.38 to MediaPipe on every frame), 98 frames/s at 1280x720 (0.78 /
-1.30); the ratio swings by +-0.2 between runs on a busy machine (``python -m vision.bench_speed``
-repeats and also gives the CPU-time ratio).
+holds (32 empty routes, top and oblique): ring detector alone precision 0.994, recall 0.979,
+colour 100 %; with the route file precision 1.000, recall 0.997 (one oblique hold flagged);
+centre 0.23 px (0.20 mm) mean. Climbs: contact events precision 0.805, recall 0.823, F1 0.814
+at 0.2 s; verdicts 11/16 (misses: 2 bad_start from a resting finger read as the first contact,
+a wrong_finger climb judged no_contact, one judged early_place, a no_contact climb judged
+wrong_finger). Real footage: hand in 202/202 frames. Speed: 115 frames/s at 640x480 (ratio 0.75
+to bare MediaPipe on the same frames, 1.43 to MediaPipe on every frame), 99 frames/s at
+1280x720 (0.71 / 1.35); the ratio swings by +-0.2 between runs on a busy machine
+(``python -m vision.bench_speed`` repeats and also gives the CPU-time ratio). Seeds 9702, 9704
+and 9711 had been rendered as empty patterned-cloth routes while hold detection was tuned.
+
+The same bench before the route-detection change for printed cloths, seeds 9501-9516 (unseen
+then): holds 1.000/1.000 with the route file; events P 0.891, R 0.903, F1 0.897; verdicts 12/16
+(a clean climb scored 9 instead of 7, a wrong_finger and a used_hold climb judged no_contact, a
+card_moved climb judged a summit); ratio 0.71 / 0.78. Sets of 16 clips differ a lot: read the
+three sets together (verdicts 34/48 = 71 %).
 
 Seeds 8001-8016, measured the same day before the last three changes (second finger on the finish
 zone, card-motion wiring, holds confirmed by colour): events F1 0.914 (P 0.906, R 0.923), verdicts
