@@ -4,7 +4,6 @@ of one size, nothing is mirrored) and hand tracking run on it, landmarks back in
 import json
 from pathlib import Path
 
-import cv2
 import numpy as np
 import pytest
 
@@ -37,11 +36,13 @@ def test_only_the_oblique_camera_needs_a_view(oblique):
     assert needs_view(oblique[0])
 
 
-def test_view_makes_holds_round_and_equal_and_keeps_handedness(oblique):
+def test_view_is_the_table_from_above_and_keeps_handedness(oblique):
     route, frame, route_json = oblique
     h, w = frame.shape[:2]
     view = TableView.for_route(route, (w, h))
-    vr = view.route(route)
+    in_view = view.route(route)
+    assert in_view.holds.ids == route.holds.ids
+    assert np.allclose(in_view.holds.centres_px, view.to_view(route.holds.centres_px), atol=1e-3)
     # the view is the table seen from above: route mm -> view px is a uniform scale (no shear,
     # no perspective) everywhere on the route
     from vision.table_view import _local_jacobian

@@ -24,6 +24,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from games.grimpe.climb import EventError
+
 __all__ = ["EventArbiter"]
 
 _CONTACT = ("down", "up")
@@ -79,7 +81,7 @@ class EventArbiter:
                 j.feed(_for_judge(e))
                 if j.phase == "fault":
                     return True
-        except Exception:  # an event the judge refuses counts as a fault here
+        except EventError:  # an event the judge refuses counts as a fault here
             return True
         return False
 

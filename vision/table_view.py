@@ -88,7 +88,7 @@ class TableView:
         s = float(np.sqrt(abs(np.linalg.det(_local_jacobian(H, centre_mm)))))
         cap = max_side_factor * max(image_wh)
         s = min(s, cap / max(x1 - x0, y1 - y0))
-        w, h = int(round((x1 - x0) * s)), int(round((y1 - y0) * s))
+        w, h = round((x1 - x0) * s), round((y1 - y0) * s)
         centre = np.array([image_wh[0] / 2.0, image_wh[1] / 2.0])
         for S in (np.array([[s, 0, -s * x0], [0, -s, s * y1], [0, 0, 1.0]]),
                   np.array([[s, 0, -s * x0], [0, s, -s * y0], [0, 0, 1.0]])):
