@@ -30,11 +30,18 @@ to bare MediaPipe on the same frames, 1.43 to MediaPipe on every frame), 99 fram
 (``python -m vision.bench_speed`` repeats and also gives the CPU-time ratio). Seeds 9702, 9704
 and 9711 had been rendered as empty patterned-cloth routes while hold detection was tuned.
 
+Seeds 9921-9936, rendered after every change and run once on a quiet machine (load 0.04):
+holds 1.000/0.985 ring detector alone, 1.000/1.000 with the route file, centre 0.23 px; events
+P 0.884, R 0.847, F1 0.865; verdicts 13/16 (a clean climb judged no_contact and one bad_start,
+both from a start the hand tracking got wrong; a wrong_finger climb judged no_contact); speed
+107 frames/s at 640x480 (ratio 0.72), 100 frames/s at 1280x720 (0.75). Both final sets
+together: verdicts 24/32 (75 %).
+
 The same bench before the route-detection change for printed cloths, seeds 9501-9516 (unseen
 then): holds 1.000/1.000 with the route file; events P 0.891, R 0.903, F1 0.897; verdicts 12/16
 (a clean climb scored 9 instead of 7, a wrong_finger and a used_hold climb judged no_contact, a
 card_moved climb judged a summit); ratio 0.71 / 0.78. Sets of 16 clips differ a lot: read the
-three sets together (verdicts 34/48 = 71 %).
+four sets together (verdicts 47/64 = 73 %).
 
 Seeds 8001-8016, measured the same day before the last three changes (second finger on the finish
 zone, card-motion wiring, holds confirmed by colour): events F1 0.914 (P 0.906, R 0.923), verdicts
