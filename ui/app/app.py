@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-__all__ = ["default_recordings_dir", "make_window", "run"]
+__all__ = ["default_recordings_dir", "exec_window", "make_window", "run", "source_spec", "start_window"]
 
 
 def default_recordings_dir(db_path: Path) -> Path:
@@ -28,6 +28,59 @@ def make_window(store: Any, recordings_dir: str | Path, *, resume: bool = True,
     return win
 
 
+def start_window(store: Any, recordings_dir: str | Path | None = None, *, use_pipeline: bool = True
+                 ) -> tuple[Any, Any]:
+    """The QApplication and the shown main window on ``store`` (the Qt environment prepared
+    first: cv2 is imported before Qt on purpose, the case where its Qt variables break)."""
+    import cv2  # noqa: F401
+
+    from ui.app.qtenv import prepare_qt_environment
+
+    prepare_qt_environment()
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance() or QApplication([])
+    rec_dir = Path(recordings_dir) if recordings_dir else default_recordings_dir(store.path)
+    win = make_window(store, rec_dir, use_pipeline=use_pipeline)
+    win.show()
+    return app, win
+
+
+def source_spec(video: str | None, camera: int | None, camera_size: tuple[int, int] | None) -> Any:
+    """The :class:`ui.app.video.VideoSpec` of a video file or a camera, or None for neither."""
+    from ui.app.video import VideoSpec
+
+    if video:
+        return VideoSpec.for_file(video)
+    if camera is not None:
+        w, h = camera_size or (None, None)
+        return VideoSpec.for_camera(camera, w, h)
+    return None
+
+
+def exec_window(app: Any, win: Any, *, screenshot: str | None = None,
+                quit_after_s: float | None = None, on_exit: Any = None) -> int:
+    """Run the event loop; with ``quit_after_s`` grab the window to ``screenshot`` (PNG) and
+    quit after that long. On the way out ``on_exit()`` (if given) runs, then the window's video
+    is stopped; returns the exit code."""
+    from PySide6.QtCore import QTimer
+
+    if quit_after_s is not None:
+        def finish() -> None:
+            if screenshot:
+                Path(screenshot).parent.mkdir(parents=True, exist_ok=True)
+                win.grab().save(str(screenshot))
+            win.close()
+            app.quit()
+
+        QTimer.singleShot(int(quit_after_s * 1000), finish)
+    code = app.exec()
+    if on_exit is not None:
+        on_exit()
+    win.video.stop()
+    return int(code)
+
+
 def run(
     store: Any,
     *,
@@ -43,45 +96,18 @@ def run(
 ) -> int:
     """Open the window (call after :func:`ui.app.qtenv.prepare_qt_environment`); returns the
     Qt exit code. With ``screenshot``/``quit_after_s`` it grabs the window to a PNG and quits."""
-    import cv2  # noqa: F401  (imported first on purpose: the case cv2's Qt variables break)
-
-    from ui.app.qtenv import prepare_qt_environment
-
-    prepare_qt_environment()
-    from PySide6.QtCore import QTimer
-    from PySide6.QtWidgets import QApplication
-
-    from ui.app.video import VideoSpec
-
-    app = QApplication.instance() or QApplication([])
-    rec_dir = Path(recordings_dir) if recordings_dir else default_recordings_dir(store.path)
-    win = make_window(store, rec_dir, use_pipeline=use_pipeline)
-    win.show()
+    app, win = start_window(store, recordings_dir, use_pipeline=use_pipeline)
     tabs = {"game": 0, "live": 1, "review": 2, "history": 3}
-    if video:
-        win.open_source(VideoSpec.for_file(video))
-        win.tabs.setCurrentIndex(1)
-    elif camera is not None:
-        w, h = camera_size or (None, None)
-        win.open_source(VideoSpec.for_camera(camera, w, h))
+    spec = source_spec(video, camera, camera_size)
+    if spec is not None:
+        win.open_source(spec)
         win.tabs.setCurrentIndex(1)
     elif sample:
         win.open_sample()
         win.tabs.setCurrentIndex(1)
     if tab:
         win.tabs.setCurrentIndex(tabs[tab])
-    if quit_after_s is not None:
-        def finish() -> None:
-            if screenshot:
-                Path(screenshot).parent.mkdir(parents=True, exist_ok=True)
-                win.grab().save(str(screenshot))
-            win.close()
-            app.quit()
-
-        QTimer.singleShot(int(quit_after_s * 1000), finish)
-    code = app.exec()
-    win.video.stop()
-    return int(code)
+    return exec_window(app, win, screenshot=screenshot, quit_after_s=quit_after_s)
 
 
 def platform_name() -> str:

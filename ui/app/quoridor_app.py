@@ -27,29 +27,12 @@ def run_quoridor(
     """Open the window on the Quoridor screen; returns the Qt exit code. ``players`` (2 or 4)
     starts a new game; otherwise the latest unfinished Quoridor game is resumed (or a 2-player
     game is started when a source is opened)."""
-    import cv2  # noqa: F401  (imported first on purpose: the case cv2's Qt variables break)
-
-    from ui.app.qtenv import prepare_qt_environment
-
-    prepare_qt_environment()
-    from PySide6.QtCore import QTimer
-    from PySide6.QtWidgets import QApplication
-
     from ui.app import quoridor_commands as qc
-    from ui.app.app import default_recordings_dir, make_window
-    from ui.app.video import VideoSpec
+    from ui.app.app import exec_window, source_spec, start_window
 
-    spec = None
-    if video:
-        spec = VideoSpec.for_file(video)
-    elif camera is not None:
-        w, h = camera_size or (None, None)
-        spec = VideoSpec.for_camera(camera, w, h)
-    app = QApplication.instance() or QApplication([])
-    rec_dir = Path(recordings_dir) if recordings_dir else default_recordings_dir(store.path)
-    win = make_window(store, rec_dir)
+    spec = source_spec(video, camera, camera_size)
+    app, win = start_window(store, recordings_dir)
     qs = win.quoridor_screen
-    win.show()
     win.tabs.setCurrentWidget(qs)
     if players is not None:
         qs.run(qc.NewQuoridorGame([], players))
@@ -57,16 +40,4 @@ def run_quoridor(
         qs.open_source(spec)
     elif sample:
         qs.open_sample()
-    if quit_after_s is not None:
-        def finish() -> None:
-            if screenshot:
-                Path(screenshot).parent.mkdir(parents=True, exist_ok=True)
-                win.grab().save(str(screenshot))
-            win.close()
-            app.quit()
-
-        QTimer.singleShot(int(quit_after_s * 1000), finish)
-    code = app.exec()
-    qs.shutdown()
-    win.video.stop()
-    return int(code)
+    return exec_window(app, win, screenshot=screenshot, quit_after_s=quit_after_s, on_exit=qs.shutdown)
