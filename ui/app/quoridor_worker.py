@@ -23,10 +23,10 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
+from PySide6.QtCore import QObject, QThread, Signal, Slot
 
 from ui.app.video import Frame, FrameSource, VideoSpec
-from ui.app.workers import VideoWorker
+from ui.app.workers import VideoWorker, worker_thread
 
 __all__ = ["HintController", "QuoridorController", "QuoridorFrame", "QuoridorVideoWorker",
            "SampleRenderer", "SAMPLE_SEED"]
@@ -174,9 +174,7 @@ class QuoridorController(QObject):
     def start(self, spec: VideoSpec, recordings_dir: str | Path, **options: Any) -> None:
         self.stop()
         worker = QuoridorVideoWorker(spec, recordings_dir, **options)
-        thread = QThread()
-        worker.moveToThread(thread)
-        thread.started.connect(worker.run)
+        thread = worker_thread(worker)
         worker.frameReady.connect(self._frame_ready)
         worker.moveEvents.connect(self._events)
         worker.boardFound.connect(self._found)
@@ -184,9 +182,6 @@ class QuoridorController(QObject):
         worker.sourceBack.connect(self._back)
         worker.ended.connect(self._ended)
         worker.failed.connect(self._failed)
-        # Direct: quit from the worker thread itself. Queued, it would wait for the GUI thread,
-        # which may be blocked in wait() on this very thread (deadlock, then abort at exit).
-        worker.finished.connect(thread.quit, Qt.ConnectionType.DirectConnection)
         thread.finished.connect(self._thread_done)
         self.worker, self.thread = worker, thread
         self.frames_shown, self._last_shown, self.ended = 0, None, False

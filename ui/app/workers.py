@@ -32,7 +32,19 @@ from ui.app.recording import AttemptRecorder, RecordingPaths
 from ui.app.referee import AutoAttempt, LiveReferee, RefereeFrame
 from ui.app.video import Frame, FrameSource, SourceError, VideoSpec
 
-__all__ = ["AttemptResult", "LiveFrame", "VideoController", "VideoWorker"]
+__all__ = ["AttemptResult", "LiveFrame", "VideoController", "VideoWorker", "worker_thread"]
+
+
+def worker_thread(worker: QObject) -> QThread:
+    """A new (not started) QThread that runs ``worker.run`` and quits when the worker's
+    ``finished`` signal fires. The quit is a direct connection, made from the worker thread
+    itself: queued, it would wait for the GUI thread, which may be blocked in ``wait()`` on this
+    very thread (a deadlock, then an abort at exit)."""
+    thread = QThread()
+    worker.moveToThread(thread)
+    thread.started.connect(worker.run)  # type: ignore[attr-defined]
+    worker.finished.connect(thread.quit, Qt.ConnectionType.DirectConnection)  # type: ignore[attr-defined]
+    return thread
 
 
 @dataclass(frozen=True, eq=False)
@@ -312,9 +324,7 @@ class VideoController(QObject):
     def start(self, spec: VideoSpec, recordings_dir: str | Path, **worker_options: Any) -> None:
         self.stop()
         worker = VideoWorker(spec, recordings_dir, **worker_options)
-        thread = QThread()
-        worker.moveToThread(thread)
-        thread.started.connect(worker.run)
+        thread = worker_thread(worker)
         worker.frameReady.connect(self._frame_ready)
         worker.sourceLost.connect(self._lost)
         worker.sourceBack.connect(self._back)
@@ -323,9 +333,6 @@ class VideoController(QObject):
         worker.note.connect(self._note)
         worker.attemptStarted.connect(self._attempt_started)
         worker.attemptFinished.connect(self._attempt_finished)
-        # Direct: quit from the worker thread itself. Queued, it would wait for the GUI thread,
-        # which may be blocked in wait() on this very thread (deadlock, then abort at exit).
-        worker.finished.connect(thread.quit, Qt.ConnectionType.DirectConnection)
         thread.finished.connect(self._thread_done)
         self.worker, self.thread = worker, thread
         self.frames_shown = 0
@@ -455,15 +462,10 @@ class JudgeController(QObject):
     def start(self, video: str | Path, out_dir: str | Path, **options: Any) -> None:
         self.wait()
         worker = JudgeWorker(video, out_dir, **options)
-        thread = QThread()
-        worker.moveToThread(thread)
-        thread.started.connect(worker.run)
+        thread = worker_thread(worker)
         worker.progress.connect(self._progress)
         worker.done.connect(self._done)
         worker.failed.connect(self._failed)
-        # Direct: quit from the worker thread itself. Queued, it would wait for the GUI thread,
-        # which may be blocked in wait() on this very thread (deadlock, then abort at exit).
-        worker.finished.connect(thread.quit, Qt.ConnectionType.DirectConnection)
         thread.finished.connect(self._finished)
         self.worker, self.thread = worker, thread
         thread.start()
