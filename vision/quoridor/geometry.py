@@ -22,6 +22,7 @@ __all__ = [
     "DEFAULT_BOARD",
     "FILES",
     "NUM_SEGMENTS",
+    "occupied_runs",
     "square_name",
     "square_coords",
     "wall_segments",
@@ -146,6 +147,21 @@ def segments_from_walls(walls: "set[str] | frozenset[str] | list[str]") -> np.nd
     return occ
 
 
+def occupied_runs(line: np.ndarray) -> list[tuple[int, int]]:
+    """The runs of True along one groove's segments, as (start, end) with ``end`` excluded."""
+    runs: list[tuple[int, int]] = []
+    k, n = 0, len(line)
+    while k < n:
+        if not line[k]:
+            k += 1
+            continue
+        start = k
+        while k < n and line[k]:
+            k += 1
+        runs.append((start, k))
+    return runs
+
+
 def walls_from_segments(occupied: np.ndarray) -> tuple[frozenset[str], list[str]]:
     """Walls (notation) from (144,) bool segment occupancy, plus problems.
 
@@ -157,15 +173,7 @@ def walls_from_segments(occupied: np.ndarray) -> tuple[frozenset[str], list[str]
     problems: list[str] = []
     for kind in (0, 1):
         for g in range(8):
-            line = occ[kind, g]
-            k = 0
-            while k < 9:
-                if not line[k]:
-                    k += 1
-                    continue
-                start = k
-                while k < 9 and line[k]:
-                    k += 1
+            for start, k in occupied_runs(occ[kind, g]):
                 run = k - start
                 for j in range(start, k - 1, 2):
                     if kind == 0:

@@ -27,6 +27,7 @@ from vision.quoridor.geometry import (
     DEFAULT_BOARD,
     NUM_SEGMENTS,
     BoardSpec,
+    occupied_runs,
     segments_from_walls,
     square_coords,
     square_name,
@@ -318,20 +319,13 @@ class BoardReader:
             for g in range(8):
                 line, u = occ[kind, g], unk[kind, g]
                 for _ in range(9):
-                    k, changed = 0, False
-                    while k < 9:
-                        if not line[k]:
-                            k += 1
-                            continue
-                        start = k
-                        while k < 9 and line[k]:
-                            k += 1
+                    changed = False
+                    for start, k in occupied_runs(line):
                         if (k - start) % 2:
                             ends = [j for j in (k, start - 1) if 0 <= j < 9 and u[j] and not line[j]]
                             if ends:
                                 line[max(ends, key=lambda j: sc[kind, g, j])] = True
                                 changed = True
-                            if changed:
                                 break
                     if not changed:
                         break
