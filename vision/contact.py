@@ -46,9 +46,6 @@ class ContactParams:
             so they must be seen clearly).
         stay_level: P(still down) below which a finger down starts to count as lifted.
         off_s: time P(still down) must stay below ``stay_level`` to lift the finger.
-        up_back_level, up_back_s: a lift is dated back to where P(still down) first fell below
-            ``up_back_level`` (at most ``up_back_s`` earlier; 0 by default: on the dev clips it
-            did not help).
         rescue_s, rescue_level, rescue_min_s: when the last finger down lifts while no other
             finger is down (a ``no_contact`` fault in the rules, but far more often a placement
             the classifier missed), the last ``rescue_s`` are re-examined: the other finger's
@@ -58,7 +55,6 @@ class ContactParams:
         other_colour_weight: when several holds lie under one finger, the score of a hold of
             another colour than the finger's is multiplied by this before choosing (a climber
             aims for the own colour; 1 disables).
-        burned_weight: the same for a hold a finger has already left in this attempt.
         gap_s: a run of evidence towards a down survives this long without support (the tip
             lost for a frame); it is confirmed only by supported frames.
         back_s, back_level, back_tip_palm: see :meth:`ContactDetector._date_back` (0 disables).
@@ -77,14 +73,11 @@ class ContactParams:
     wrong_s: float = 0.2
     stay_level: float = 0.3
     off_s: float = 0.2
-    up_back_level: float = 0.8
-    up_back_s: float = 0.0
     rescue_s: float = 1.0
     rescue_level: float = 0.1
     rescue_min_s: float = 0.066
     rescue_gap_s: float = 0.1
     other_colour_weight: float = 0.4
-    burned_weight: float = 1.0
     gap_s: float = 0.07
     back_s: float = 0.6
     back_level: float = 0.3
@@ -261,10 +254,8 @@ class ContactDetector:
         self._run: list[list[Any] | None] = [None] * n
         self._off: list[tuple[float, int, list[float]] | None] = [None] * n
         self._refs: list[Any] = [None] * n
-        self._stay_hist: list[list[tuple[float, int, float]]] = [[] for _ in range(n)]
         self._colours: dict[str, str] | None = None
         self._prior_cache: tuple[Any, np.ndarray] | None = None
-        self._burned: set[str] = set()
         self._view_route: tuple[Any, RouteObservation] | None = None
         self._recent: list[tuple[float, int, list[str | None], np.ndarray, np.ndarray | None]] = []
 
@@ -304,7 +295,6 @@ class ContactDetector:
         conf = float(np.clip(np.mean([r[3][k] for r in rows[i:] if r[2][k] == c]), 0, 1))
         self.state[k] = c
         self.confidence[k] = conf
-        self._stay_hist[k] = []
         self._refs[k] = self._reference(lm0, k, t0, c, route)
         self._off[k] = None
         self._run[k] = None
@@ -336,7 +326,7 @@ class ContactDetector:
     def colour_prior(self, route: RouteObservation) -> np.ndarray | None:
         """(5, n_holds) weights of the holds when several lie under one finger: 1 for the
         finger's own colour, ``other_colour_weight`` for the others."""
-        if self.p.other_colour_weight >= 1.0 and self.p.burned_weight >= 1.0:
+        if self.p.other_colour_weight >= 1.0:
             return None
         key = (id(route), len(route.holds))
         if self._prior_cache is None or self._prior_cache[0] != key:
@@ -346,12 +336,7 @@ class ContactDetector:
                     if not self._right_colour(k, hid, route):
                         w[k, i] = self.p.other_colour_weight
             self._prior_cache = (key, w)
-        w = self._prior_cache[1]
-        if self._burned and self.p.burned_weight < 1.0:
-            w = w.copy()
-            for hid in self._burned:
-                w[:, route.holds.index(hid)] *= self.p.burned_weight
-        return w
+        return self._prior_cache[1]
 
     def _right_colour(self, k: int, target: str, route: RouteObservation) -> bool:
         if target in ("start", "finish"):
@@ -446,7 +431,6 @@ class ContactDetector:
                                 self._run[j] = None
                     conf = float(np.clip(np.mean(run[3]), 0, 1))
                     self.state[k] = c
-                    self._stay_hist[k] = []
                     self.confidence[k] = conf
                     self._refs[k] = self._reference(run[4], k, run[1], c, route)
                     self._off[k] = None
@@ -465,10 +449,6 @@ class ContactDetector:
                     x = self._refs[k].features(lm, t_s, p_on, float(X[k, self._i_speed]),
                                                float(X[k, self._i_lspeed]), occ)
                     stay = float(self.stay_net.predict(x[None])[0])
-                hist = self._stay_hist[k]
-                hist.append((t_s, frame_index, stay))
-                while hist and hist[0][0] < t_s - p.up_back_s - p.off_s - 0.1:
-                    hist.pop(0)
                 if stay >= p.stay_level:
                     self._off[k] = None
                     continue
@@ -479,10 +459,6 @@ class ContactDetector:
                 off[2].append(1.0 - stay)
                 if t_s - off[0] >= p.off_s - 1e-6:
                     t_up, f_up = off[0], off[1]
-                    for th, fh, sh in reversed([h for h in hist if h[0] < off[0]]):
-                        if sh >= p.up_back_level or th < off[0] - p.up_back_s - 1e-6:
-                            break
-                        t_up, f_up = th, fh
                     if p.rescue_s > 0 and self.started and all(
                             self.state[j] is None for j in range(n) if j != k):
                         res = self._rescue(k, t_s, route)
@@ -490,8 +466,6 @@ class ContactDetector:
                             events.append(res)
                     events.append({"t": round(t_up, 4), "type": "up", "finger": f, "frame": f_up,
                                    "confidence": round(float(np.mean(off[2])), 3)})
-                    if cur not in ("start", "finish"):
-                        self._burned.add(cur)
                     self.state[k] = None
                     self.confidence[k] = 0.0
                     self._off[k] = None
