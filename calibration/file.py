@@ -26,6 +26,8 @@ from typing import Any
 
 import numpy as np
 
+from vision.camera import apply_homography
+
 __all__ = [
     "FORMAT_NAME",
     "FORMAT_VERSION",
@@ -219,16 +221,6 @@ class Calibration:
         if self.table.undistorted and self.lens is not None:
             px = self.lens.distort_px(px)
         return px
-
-
-def apply_homography(H: np.ndarray, points: np.ndarray) -> np.ndarray:
-    """Apply a (3, 3) homography to points (N, 2); points mapped to infinity give NaN."""
-    p = np.asarray(points, dtype=np.float64).reshape(-1, 2)
-    q = p @ H[:, :2].T + H[:, 2]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        out = q[:, :2] / q[:, 2:3]
-    out[~np.isfinite(out).all(axis=1)] = np.nan
-    return out
 
 
 # --------------------------------------------------------------------------------------------

@@ -18,9 +18,10 @@ from typing import Any
 import cv2
 import numpy as np
 
-from calibration.file import Calibration, Lens, TablePlane, apply_homography
+from calibration.file import Calibration, Lens, TablePlane
 from calibration.patterns import aruco_dictionary
 from calibration.targets import marker_layout
+from vision.camera import apply_homography
 
 __all__ = ["MarkerLayout", "TableFit", "TableCheck", "detect_markers", "fit_table",
            "check_table", "table_preview"]

@@ -16,7 +16,18 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-__all__ = ["CameraModel", "look_at"]
+__all__ = ["CameraModel", "apply_homography", "look_at"]
+
+
+def apply_homography(H: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """Apply a (3, 3) homography to points (N, 2) → (N, 2) float64; points mapped to infinity
+    give NaN."""
+    p = np.asarray(points, dtype=np.float64).reshape(-1, 2)
+    q = p @ np.asarray(H, np.float64)[:, :2].T + np.asarray(H, np.float64)[:, 2]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = q[:, :2] / q[:, 2:3]
+    out[~np.isfinite(out).all(axis=1)] = np.nan
+    return out
 
 
 def _as_f64(a: object, shape: tuple[int, ...], name: str) -> np.ndarray:

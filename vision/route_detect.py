@@ -31,6 +31,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from vision.camera import apply_homography
 from vision.observations import HoldsObservation, RouteObservation
 
 __all__ = [
@@ -714,11 +715,6 @@ def _similarity(p: np.ndarray, q: np.ndarray, reflect: bool) -> np.ndarray | Non
     return M
 
 
-def _apply_h(H: np.ndarray, pts: np.ndarray) -> np.ndarray:
-    p = np.column_stack([pts, np.ones(len(pts))]) @ H.T
-    return p[:, :2] / p[:, 2:3]
-
-
 def _assign(proj: np.ndarray, same: np.ndarray, rc: np.ndarray, tol_px: np.ndarray) -> np.ndarray:
     """Greedy one-to-one assignment of route holds (projected) to rings: same colour (``same``
     (M, N) bool), within ``tol_px`` (M,). Returns the ring index per hold, -1 for none."""
@@ -809,7 +805,7 @@ def fit_route(rings: list[Ring], holds: list[RouteHold]) -> RouteMatch | None:
         M = _similarity(P[[a_h, b_h]], Q[[a_i, b_i]], bool(reflect))
         if M is None:
             continue
-        proj = _apply_h(M, P)
+        proj = apply_homography(M, P)
         tol = np.maximum(0.9 * outer_mm * scale, 3.0)
         asg = _assign(proj, same, Q, tol)
         m = asg >= 0
@@ -828,7 +824,7 @@ def fit_route(rings: list[Ring], holds: list[RouteHold]) -> RouteMatch | None:
         m = asg >= 0
         if m.sum() < 3:
             continue
-        proj = _apply_h(H, P)
+        proj = apply_homography(H, P)
         resid = float(np.sqrt(np.mean(np.sum((proj[m] - Q[asg[m]]) ** 2, axis=1))))
         if best is None or (int(m.sum()), -resid) > (best[0], -best[1]):
             best = (int(m.sum()), resid, H, asg)
@@ -852,7 +848,7 @@ def _refine(M: np.ndarray, asg: np.ndarray, P: np.ndarray, Q: np.ndarray, same: 
             A, _ = cv2.estimateAffine2D(P[m], Q[asg[m]], method=cv2.LMEDS)
             if A is not None:
                 H = np.vstack([A, [0, 0, 1]])
-        proj = _apply_h(H, P)
+        proj = apply_homography(H, P)
         J = _jacobian_scale(H, P)
         tol = np.maximum(0.9 * outer_mm * J, 3.0)
         new = _assign(proj, same, Q, tol)
@@ -865,9 +861,9 @@ def _refine(M: np.ndarray, asg: np.ndarray, P: np.ndarray, Q: np.ndarray, same: 
 def _jacobian_scale(H: np.ndarray, P: np.ndarray) -> np.ndarray:
     """Local scale (px per mm, (N,)) of the map H at the route points P."""
     eps = 1.0
-    a = _apply_h(H, P)
-    bx = _apply_h(H, P + [eps, 0])
-    by = _apply_h(H, P + [0, eps])
+    a = apply_homography(H, P)
+    bx = apply_homography(H, P + [eps, 0])
+    by = apply_homography(H, P + [0, eps])
     return np.sqrt(np.linalg.norm(bx - a, axis=1) * np.linalg.norm(by - a, axis=1)) / eps
 
 
@@ -902,7 +898,7 @@ def observation_from_match(route_json: dict[str, Any], holds: list[RouteHold], r
     prediction (flagged low confidence); zones and cards projected with the same map."""
     H = match.H_image_from_route
     P = np.array([[h.x_mm, h.y_mm] for h in holds])
-    proj = _apply_h(H, P)
+    proj = apply_homography(H, P)
     scale = _jacobian_scale(H, P)
     centres, radii, conf, seen = [], [], [], []
     problems = []
@@ -930,14 +926,14 @@ def observation_from_match(route_json: dict[str, Any], holds: list[RouteHold], r
     zone_px: dict[str, np.ndarray | None] = {}
     for name in ("start", "finish"):
         z = zones.get(name)
-        zone_px[name] = None if not z else _apply_h(
+        zone_px[name] = None if not z else apply_homography(
             H, _square_mm(float(z["x_mm"]), float(z["y_mm"]), float(z.get("size_mm", CARD_SIZE_MM))))
     pitch = float(route_json.get("slot_pitch_mm", SLOT_PITCH_MM))
     size = float(route_json.get("card_size_mm", CARD_SIZE_MM))
     cards = {}
     for c in route_json.get("cards") or []:
         sq = _square_mm(int(c["col"]) * pitch, int(c["row"]) * pitch, size, float(c.get("rotation_deg", 0)))
-        cards[int(c["number"])] = _apply_h(H, sq)
+        cards[int(c["number"])] = apply_homography(H, sq)
     card_of_hold = {h.id: h.card for h in holds if h.card is not None}
     return RouteObservation(obs_holds, zone_px["start"], zone_px["finish"], H, cards, card_of_hold,
                             frame_index, tuple(problems))
@@ -1032,8 +1028,8 @@ def confirm_unseen_holds(obs: RouteObservation, holds: list[RouteHold], frame_bg
         if detected[k]:
             continue
         c = np.array([hd.x_mm, hd.y_mm])
-        ring_px = _apply_h(H, c + unit * (hd.radius_mm + 0.5 * RING_WIDTH_MM))
-        card_px = _apply_h(H, c + unit * (hd.radius_mm + RING_WIDTH_MM + 2.5))
+        ring_px = apply_homography(H, c + unit * (hd.radius_mm + 0.5 * RING_WIDTH_MM))
+        card_px = apply_homography(H, c + unit * (hd.radius_mm + RING_WIDTH_MM + 2.5))
         pts = np.round(np.vstack([ring_px, card_px])).astype(int)
         if (pts < 0).any() or (pts[:, 0] >= w_img).any() or (pts[:, 1] >= h_img).any():
             continue

@@ -20,22 +20,17 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.camera import apply_homography
 from vision.observations import HoldsObservation, RouteObservation
 
 __all__ = ["TableView", "needs_view"]
 
 
-def _apply(G: np.ndarray, pts: np.ndarray) -> np.ndarray:
-    p = np.column_stack([np.asarray(pts, np.float64).reshape(-1, 2), np.ones(len(np.asarray(pts).reshape(-1, 2)))])
-    q = p @ G.T
-    return q[:, :2] / q[:, 2:3]
-
-
 def _local_jacobian(H: np.ndarray, at: np.ndarray) -> np.ndarray:
     """2x2 derivative of the homography ``H`` at point ``at`` (finite differences, 1 unit)."""
-    c = _apply(H, at[None])[0]
-    return np.column_stack([_apply(H, (at + [1.0, 0.0])[None])[0] - c,
-                            _apply(H, (at + [0.0, 1.0])[None])[0] - c])
+    c = apply_homography(H, at[None])[0]
+    return np.column_stack([apply_homography(H, (at + [1.0, 0.0])[None])[0] - c,
+                            apply_homography(H, (at + [0.0, 1.0])[None])[0] - c])
 
 
 def needs_view(route: RouteObservation, *, max_anisotropy: float = 1.15,
@@ -47,7 +42,7 @@ def needs_view(route: RouteObservation, *, max_anisotropy: float = 1.15,
     if H is None or len(route.holds) == 0:
         return False
     H = np.asarray(H, np.float64)
-    mm = _apply(np.linalg.inv(H), route.holds.centres_px)
+    mm = apply_homography(np.linalg.inv(H), route.holds.centres_px)
     scales, aniso = [], []
     for p in mm:
         sv = np.linalg.svd(_local_jacobian(H, p), compute_uv=False)
@@ -81,10 +76,10 @@ class TableView:
         H = np.asarray(route.H_image_from_route, np.float64)
         Hi = np.linalg.inv(H)
         pts = [route.holds.centres_px] + [z for z in (route.start_zone_px, route.finish_zone_px) if z is not None]
-        mm = _apply(Hi, np.vstack(pts))
+        mm = apply_homography(Hi, np.vstack(pts))
         x0, y0 = mm.min(0) - margin_mm
         x1, y1 = mm.max(0) + margin_mm
-        centre_mm = _apply(Hi, np.array([[image_wh[0] / 2.0, image_wh[1] / 2.0]]))[0]
+        centre_mm = apply_homography(Hi, np.array([[image_wh[0] / 2.0, image_wh[1] / 2.0]]))[0]
         s = float(np.sqrt(abs(np.linalg.det(_local_jacobian(H, centre_mm)))))
         cap = max_side_factor * max(image_wh)
         s = min(s, cap / max(x1 - x0, y1 - y0))
@@ -104,16 +99,16 @@ class TableView:
 
     def to_view(self, pts_px: np.ndarray) -> np.ndarray:
         """Image pixels (N, 2) → view pixels (N, 2) float32."""
-        return _apply(self.G_view_from_image, pts_px).astype(np.float32)
+        return apply_homography(self.G_view_from_image, pts_px).astype(np.float32)
 
     def to_image(self, pts_view: np.ndarray) -> np.ndarray:
         """View pixels (N, 2) → image pixels (N, 2) float32."""
-        return _apply(np.linalg.inv(self.G_view_from_image), pts_view).astype(np.float32)
+        return apply_homography(np.linalg.inv(self.G_view_from_image), pts_view).astype(np.float32)
 
     def route(self, route: RouteObservation) -> RouteObservation:
         """The route observation in view pixels (holds, zones, homography from route mm)."""
         h = route.holds
-        centres = _apply(self.G_view_from_image, h.centres_px)
+        centres = apply_homography(self.G_view_from_image, h.centres_px)
         radii = np.array([np.sqrt(abs(np.linalg.det(_local_jacobian(self.G_view_from_image, c)))) * r
                           for c, r in zip(np.asarray(h.centres_px, np.float64), h.radii_px)])
         holds = HoldsObservation(h.ids, h.colours, centres.astype(np.float32),
