@@ -15,7 +15,7 @@ camera is oblique (:func:`needs_view`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -64,6 +64,13 @@ class TableView:
     G_view_from_image: np.ndarray
     size_wh: tuple[int, int]
     px_per_mm: float
+    _G_image_from_view: np.ndarray = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        G = np.asarray(self.G_view_from_image, np.float64)
+        object.__setattr__(self, "G_view_from_image", G)
+        # mapping back runs on every frame (landmarks, contact points): invert once
+        object.__setattr__(self, "_G_image_from_view", np.linalg.inv(G))
 
     @classmethod
     def for_route(cls, route: RouteObservation, image_wh: tuple[int, int], *, margin_mm: float = 150.0,
@@ -103,7 +110,7 @@ class TableView:
 
     def to_image(self, pts_view: np.ndarray) -> np.ndarray:
         """View pixels (N, 2) → image pixels (N, 2) float32."""
-        return apply_homography(np.linalg.inv(self.G_view_from_image), pts_view).astype(np.float32)
+        return apply_homography(self._G_image_from_view, pts_view).astype(np.float32)
 
     def route(self, route: RouteObservation) -> RouteObservation:
         """The route observation in view pixels (holds, zones, homography from route mm)."""
