@@ -9,6 +9,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from games.grimpe.cards import DEFAULT_COLOUR_MAP
 from vision.landmarks import FINGER_JOINTS, FINGERS, HAND_CONNECTIONS
 from vision.observations import FrameResult, RouteObservation
 
@@ -22,9 +23,8 @@ COLOUR_BGR: dict[str, tuple[int, int, int]] = {
     "yellow": (30, 220, 250),
     "red": (50, 40, 230),
 }
-_DEFAULT_MAP = {"black": "thumb", "blue": "index", "green": "middle", "yellow": "ring", "red": "little"}
 #: Display colour of each finger: the colour of the holds it may take (default map).
-FINGER_BGR: dict[str, tuple[int, int, int]] = {f: COLOUR_BGR[c] for c, f in _DEFAULT_MAP.items()}
+FINGER_BGR: dict[str, tuple[int, int, int]] = {f: COLOUR_BGR[c] for c, f in DEFAULT_COLOUR_MAP.items()}
 
 
 def _text(img: np.ndarray, s: str, org: tuple[int, int], scale: float, colour: tuple[int, int, int],
@@ -37,7 +37,7 @@ def draw_route(img: np.ndarray, route: RouteObservation, colour_map: Any = None,
                occupied: dict[str, str] | None = None, burned: set[str] | None = None) -> None:
     """Draw zones and holds in place on ``img`` (holds: ring in its colour, id and finger;
     dashed look = not seen (placed from the route file), red cross = low confidence)."""
-    mapping = dict(colour_map.mapping) if colour_map is not None else _DEFAULT_MAP
+    mapping = dict(colour_map.mapping) if colour_map is not None else DEFAULT_COLOUR_MAP
     scale = max(0.35, img.shape[0] / 1200)
     for name in ("start", "finish"):
         poly = route.zone_px(name)
