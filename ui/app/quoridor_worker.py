@@ -26,7 +26,7 @@ import numpy as np
 from PySide6.QtCore import QObject, QThread, Signal, Slot
 
 from ui.app.video import Frame, FrameSource, VideoSpec
-from ui.app.workers import VideoWorker, worker_thread
+from ui.app.workers import VideoWorker, count_shown, worker_thread
 
 __all__ = ["HintController", "QuoridorController", "QuoridorFrame", "QuoridorVideoWorker",
            "SampleRenderer", "SAMPLE_SEED"]
@@ -207,14 +207,7 @@ class QuoridorController(QObject):
         qf = w.take() if w is not None else None
         if qf is None:
             return
-        now = time.monotonic()
-        self.latency_ms = (now - qf.frame.read_at_s) * 1000.0  # type: ignore[union-attr]
-        if self._last_shown is not None:
-            dt = max(now - self._last_shown, 1e-6)
-            self.display_fps = (1 / dt if self.display_fps == 0
-                                else 0.9 * self.display_fps + 0.1 / dt)
-        self._last_shown = now
-        self.frames_shown += 1
+        count_shown(self, qf.frame.read_at_s)  # type: ignore[union-attr]
         if self.on_frame is not None:
             self.on_frame(qf)  # type: ignore[arg-type]
 

@@ -32,7 +32,19 @@ from ui.app.recording import AttemptRecorder, RecordingPaths
 from ui.app.referee import AutoAttempt, LiveReferee, RefereeFrame
 from ui.app.video import Frame, FrameSource, SourceError, VideoSpec
 
-__all__ = ["AttemptResult", "LiveFrame", "VideoController", "VideoWorker", "worker_thread"]
+__all__ = ["AttemptResult", "LiveFrame", "VideoController", "VideoWorker", "count_shown", "worker_thread"]
+
+
+def count_shown(ctrl: Any, read_at_s: float) -> None:
+    """A controller showed a frame read at ``read_at_s`` (monotonic s): update its
+    ``latency_ms``, ``display_fps`` (smoothed) and ``frames_shown``."""
+    now = time.monotonic()
+    ctrl.latency_ms = (now - read_at_s) * 1000.0
+    if ctrl._last_shown is not None:
+        dt = max(now - ctrl._last_shown, 1e-6)
+        ctrl.display_fps = 1 / dt if ctrl.display_fps == 0 else 0.9 * ctrl.display_fps + 0.1 / dt
+    ctrl._last_shown = now
+    ctrl.frames_shown += 1
 
 
 def worker_thread(worker: QObject) -> QThread:
@@ -367,13 +379,7 @@ class VideoController(QObject):
         lf = w.take() if w is not None else None
         if lf is None:
             return
-        now = time.monotonic()
-        self.latency_ms = (now - lf.frame.read_at_s) * 1000.0
-        if self._last_shown is not None:
-            dt = max(now - self._last_shown, 1e-6)
-            self.display_fps = 1 / dt if self.display_fps == 0 else 0.9 * self.display_fps + 0.1 / dt
-        self._last_shown = now
-        self.frames_shown += 1
+        count_shown(self, lf.frame.read_at_s)
         if self.on_frame is not None:
             self.on_frame(lf)
 
