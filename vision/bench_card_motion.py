@@ -88,7 +88,7 @@ def record_clip(folder: Path) -> Recording | None:
     holder: dict[str, Any] = {}
 
     class _Recorder:
-        def __init__(self, reference_bgr: np.ndarray, route_obs: Any) -> None:
+        def __init__(self, reference_bgr: np.ndarray, route_obs: Any, **_: Any) -> None:
             rec["ref"] = reference_bgr.copy()
             rec["route"] = route_obs
             valid = holder["ref"].route_detector.reference_valid

@@ -133,11 +133,11 @@ class CardTrack:
 
 
 def _masked_search(image: np.ndarray, valid: np.ndarray, templ: np.ndarray, templ_ok: np.ndarray,
-                   min_count: float) -> tuple[int, int] | None:
+                   min_count: float) -> tuple[int, int, float] | None:
     """Top-left (x, y) where ``templ`` best matches ``image`` by zero-mean normalised
     correlation over the pixels valid in both (``valid``: the image's, e.g. not under the hand;
-    ``templ_ok``: the template's), searched at half resolution; None when no place leaves
-    ``min_count`` pixels to compare."""
+    ``templ_ok``: the template's), searched at half resolution, and that correlation; None when
+    no place leaves ``min_count`` pixels to compare."""
     def half(a: np.ndarray) -> np.ndarray:
         return cv2.resize(a, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
 
@@ -163,7 +163,7 @@ def _masked_search(image: np.ndarray, valid: np.ndarray, templ: np.ndarray, temp
     den = np.sqrt(np.maximum(s_tt - s_t * s_t / n_, 1e-6) * np.maximum(s_ii - s_i * s_i / n_, 1e-6))
     z = np.where(ok, num / den, -2.0)
     y, x = np.unravel_index(int(np.argmax(z)), z.shape)
-    return 2 * int(x), 2 * int(y)
+    return 2 * int(x), 2 * int(y), float(z[y, x])
 
 
 def _hand_mask_rect(track: CardTrack, lm: np.ndarray, grow: float = 0.35) -> np.ndarray:
@@ -267,7 +267,7 @@ class CardMotionDetector:
                  still_zncc: float = 0.9, min_zncc: float = 0.7, min_explained: float = 0.6,
                  margin_mm: float = 18.0, ring_mm: float = 4.0, max_px_per_mm: float = 1.0,
                  max_aligned: int = 2, learn_zncc: float = 0.95, max_rot_deg: float = 20.0,
-                 ecc_iterations: int = 30, same_zncc: float = 0.99) -> None:
+                 ecc_iterations: int = 30, same_zncc: float = 0.99, gate_zncc: float = 0.35) -> None:
         self.every = max(1, int(every))
         self.shift_mm = float(shift_mm)
         self.rot_deg = float(rot_deg)
@@ -282,6 +282,7 @@ class CardMotionDetector:
         self.max_rot_deg = float(max_rot_deg)
         self.ecc_iterations = max(1, int(ecc_iterations))
         self.same_zncc = float(same_zncc)
+        self.gate_zncc = float(gate_zncc)
         self.ring_mm = float(ring_mm)
         self.max_aligned = max(1, int(max_aligned))
         self._budget = self.max_aligned
@@ -441,12 +442,21 @@ class CardMotionDetector:
             if (np.count_nonzero(valid ^ p_valid) <= 0.02 * area
                     and _zncc(cur, p_cur, both) >= self.same_zncc):
                 return CardMeasure(p_m.status, p_m.visible, z0, p_m.zncc, p_m.shift_mm, p_m.rot_deg)
+        if not track.run and np.isfinite(z0) and z0 >= self.still_zncc:
+            # the little seen of the card where it lay still matches: too little to call it
+            # still, but a moved card measured here never matched (<= 0.67): no alignment
+            return CardMeasure(_COVERED, vis0, z0)
         if not align:
             return CardMeasure(_UNCLEAR, vis0, z0)
         templ, templ_ok = track.templ, track.templ_ok
         loc = _masked_search(cur, valid, templ, templ_ok, self.min_visible * area)
         if loc is None:
             return CardMeasure(_COVERED, vis0, z0)
+        th, tw = templ.shape
+        if not track.run and loc[2] < self.gate_zncc:
+            # nowhere in reach does the card's visible part match well: the alignment would
+            # not reach ``min_zncc`` (moved cards measured 0.42 or more here)
+            return CardMeasure(_UNCLEAR, vis0, z0)
         starts = [np.array([[1, 0, loc[0]], [0, 1, loc[1]]], np.float32)]
         if track.run and track.last_W is not None:
             starts.append(track.last_W.copy())  # the motion being confirmed: follow it
@@ -454,7 +464,6 @@ class CardMotionDetector:
         motion = cv2.MOTION_EUCLIDEAN if track.card is not None else cv2.MOTION_TRANSLATION
         criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, self.ecc_iterations, 1e-3)
         best: tuple[float, np.ndarray] | None = None
-        th, tw = templ.shape
         for W0 in starts:
             # ECC masks the input image only: the template's unknown pixels, placed where
             # this start puts the card, are masked there too
