@@ -38,6 +38,7 @@ from the ring's radius (:data:`HOLD_RADIUS_MM`), by shift only (a ring looks the
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -97,6 +98,11 @@ class CardTrack:
         card_box: (u0, v0, u1, v1) the card's inner area in the card frame (pixels, end excluded).
         ref: (size_px, size_px) float32 grey reference card frame.
         inside: (size_px, size_px) bool, card-frame pixels that fall inside the image.
+        centre_px: (2,) the card's centre in the image, px.
+        r_frame_px, r_card_px: radii (image px) about ``centre_px`` of circles holding the
+            card frame and the card with its ring.
+        clean: last checked in place with no hand near it, and no hand near since: nothing can
+            have moved it (:meth:`CardMotionDetector.update` skips it while no hand comes near).
     """
 
     card: int | None
@@ -119,6 +125,10 @@ class CardTrack:
     last_still: tuple[float, int] | None = None
     reported: bool = False
     last: CardMeasure | None = None
+    centre_px: np.ndarray = field(default_factory=lambda: np.zeros(2))
+    r_frame_px: float = 0.0
+    r_card_px: float = 0.0
+    clean: bool = False
 
     @property
     def templ(self) -> np.ndarray:
@@ -166,35 +176,65 @@ def _masked_search(image: np.ndarray, valid: np.ndarray, templ: np.ndarray, temp
     return 2 * int(x), 2 * int(y), float(z[y, x])
 
 
-def _hand_mask_rect(track: CardTrack, lm: np.ndarray, grow: float = 0.35) -> np.ndarray:
+def _hand_mask_rect(track: CardTrack, hand: _Hand, grow: float = 0.35) -> np.ndarray:
     """(size, size) bool: one hand's mask drawn in a card's frame, the same shape as
     :func:`vision.pipeline.hand_mask` (landmarks' hull and the forearm band from the wrist away
     from the fingers, grown by ``grow`` palm sizes) without a full-image mask."""
     size = track.size_px
-    d = lm[0] - lm[9]
-    d = d / max(float(np.hypot(d[0], d[1])), 1e-6)
-    reach = float(np.max(np.hypot(*(track.corners_px - lm[0]).T)))
-    pts = np.vstack([lm, lm[0] + d * (reach + 1.0)])
-    hp = np.hstack([pts, np.ones((len(pts), 1))]) @ track.H_rect_from_image.T
-    out = np.zeros((size, size), bool)
-    if np.any(hp[:, 2] <= 1e-9):
-        out[:] = True  # the hand reaches past the table's horizon: call the card hidden
-        return out
+    c = track.corners_px - hand.wrist
+    reach = math.sqrt(float((c * c).sum(1).max()))
+    far = hand.wrist + hand.d * (reach + 1.0)
+    H = track.H_rect_from_image
+    hp = hand.lm_h @ H.T
+    fh = H[:, :2] @ far + H[:, 2]
+    if min(float(hp[:, 2].min()), float(fh[2])) <= 1e-9:
+        return np.ones((size, size), bool)  # the hand reaches past the table's horizon: hidden
     p = hp[:, :2] / hp[:, 2:]
-    if np.any(np.abs(p) > 1e5):
-        out[:] = True
-        return out
-    palm = max(float(np.hypot(*(p[0] - p[9]))), 1.0)
+    pf = fh[:2] / fh[2]
+    if max(float(np.abs(p).max()), float(np.abs(pf).max())) > 1e5:
+        return np.ones((size, size), bool)
+    palm = max(math.hypot(float(p[0, 0] - p[9, 0]), float(p[0, 1] - p[9, 1])), 1.0)
     k = max(3, int(2 * grow * palm) | 1)
     r = int(round(k / 2 + 0.5))
     m = np.zeros((size, size), np.uint8)
     # a shape grown by a disc of radius r = the shape, plus its outline drawn 2r thick
-    hull = cv2.convexHull(np.round(p[:21] * 8).astype(np.int32))
+    hull = cv2.convexHull(np.round(p * 8).astype(np.int32))
     cv2.fillConvexPoly(m, hull, 1, cv2.LINE_8, 3)
     cv2.polylines(m, [hull], True, 1, 2 * r + 1, cv2.LINE_8, 3)
-    a_, b_ = (tuple(int(v) for v in np.round(p[i] * 8)) for i in (0, 21))
+    a_ = (int(round(float(p[0, 0]) * 8)), int(round(float(p[0, 1]) * 8)))
+    b_ = (int(round(float(pf[0]) * 8)), int(round(float(pf[1]) * 8)))
     cv2.line(m, a_, b_, 1, max(1, int(0.9 * palm)) + 2 * r, cv2.LINE_8, 3)
-    return m.astype(bool)
+    return m.view(bool)
+
+
+class _Hand:
+    """One hand's landmarks and what the reach test needs, computed once per frame.
+
+    ``reaches(centre_px, radius_px)``: may this hand's mask (:func:`_hand_mask_rect`: the
+    landmarks' hull grown by 0.35 palm, the forearm band 0.9 palm wide from the wrist) come
+    within ``radius_px`` of ``centre_px``? Conservative: grown by 0.8 / 1.2 palm (perspective
+    changes the palm's size across a card frame)."""
+
+    __slots__ = ("lm", "lm_h", "hull", "palm", "wrist", "d")
+
+    def __init__(self, lm: np.ndarray) -> None:
+        self.lm = np.asarray(lm, np.float64)
+        self.lm_h = np.hstack([self.lm, np.ones((len(self.lm), 1))])
+        self.hull = cv2.convexHull(self.lm.astype(np.float32))
+        d = self.lm[0] - self.lm[9]
+        norm = math.hypot(float(d[0]), float(d[1]))
+        self.palm = max(norm, 1.0)
+        self.wrist = self.lm[0]
+        self.d = d / max(norm, 1e-6)
+
+    def reaches(self, centre_px: np.ndarray, radius_px: float) -> bool:
+        c = (float(centre_px[0]), float(centre_px[1]))
+        if -cv2.pointPolygonTest(self.hull, c, True) <= radius_px + 0.8 * self.palm + 4:
+            return True
+        vx, vy = c[0] - float(self.wrist[0]), c[1] - float(self.wrist[1])
+        dx, dy = float(self.d[0]), float(self.d[1])
+        t = max(0.0, vx * dx + vy * dy)
+        return math.hypot(vx - t * dx, vy - t * dy) <= radius_px + 1.2 * self.palm + 4
 
 
 def _inv3(H: np.ndarray) -> np.ndarray:
@@ -210,14 +250,14 @@ def _frac(mask: np.ndarray) -> float:
 
 def _zncc(a: np.ndarray, b: np.ndarray, w: np.ndarray) -> float:
     """Zero-mean normalised correlation of ``a`` and ``b`` over the pixels where ``w``."""
-    n = int(w.sum())
+    n = np.count_nonzero(w)
     if n < 16:
         return float("nan")
     x = a[w]
     y = b[w]
-    x = x - x.mean()
-    y = y - y.mean()
-    d = float(np.sqrt(float(x @ x) * float(y @ y)))
+    x = x - float(x.sum()) / n
+    y = y - float(y.sum()) / n
+    d = math.sqrt(float(x @ x) * float(y @ y))
     return float(x @ y) / d if d > 1e-6 else float("nan")
 
 
@@ -289,6 +329,7 @@ class CardMotionDetector:
         self.margin_mm = float(margin_mm)
         self.max_px_per_mm = float(max_px_per_mm)
         self._calls = 0
+        self.skipped = 0
         self.image_hw = reference_bgr.shape[:2]
         self.tracks: list[CardTrack] = []
         grey = cv2.cvtColor(reference_bgr, cv2.COLOR_BGR2GRAY)
@@ -296,6 +337,17 @@ class CardMotionDetector:
             t = self._track(grey, reference_valid, card, label, quad_mm, H_image_from_route)
             if t is not None:
                 self.tracks.append(t)
+        #: (x0, y0, x1, y1) image box holding every card frame (2 px more for interpolation)
+        self._roi: tuple[int, int, int, int] | None = None
+        self._grey: np.ndarray | None = None
+        self._frame: np.ndarray | None = None
+        if self.tracks:
+            c = np.vstack([t.corners_px for t in self.tracks])
+            h, w = self.image_hw
+            x0, y0 = (max(0, int(np.floor(v)) - 2) for v in c.min(0))
+            x1, y1 = (min(m, int(np.ceil(v)) + 3) for v, m in zip(c.max(0), (w, h)))
+            if x1 > x0 and y1 > y0:
+                self._roi = (x0, y0, x1, y1)
 
     # --- construction ---------------------------------------------------------------------
     @staticmethod
@@ -372,9 +424,16 @@ class CardMotionDetector:
         corners = cv2.perspectiveTransform(
             np.array([[[0, 0]], [[size, 0]], [[size, size]], [[0, size]]], np.float64),
             H_image_from_rect).reshape(-1, 2)
+        ring_px = max(1, int(round(self.ring_mm * s)))
+        box = np.array([[[u0 - ring_px, v0 - ring_px]], [[u1 + ring_px, v0 - ring_px]],
+                        [[u1 + ring_px, v1 + ring_px]], [[u0 - ring_px, v1 + ring_px]]], np.float64)
+        box_px = cv2.perspectiveTransform(box, H_image_from_rect).reshape(-1, 2)
+        centre_px = box_px.mean(0)
         return CardTrack(card, label, H_image_from_rect, A * s, s, size, (u0, v0, u1, v1),
-                         ref, inside, ref_ok, max(1, int(round(self.ring_mm * s))),
-                         _inv3(H_image_from_rect), corners)
+                         ref, inside, ref_ok, ring_px, _inv3(H_image_from_rect), corners,
+                         centre_px=centre_px,
+                         r_frame_px=float(np.max(np.hypot(*(corners - centre_px).T))),
+                         r_card_px=float(np.max(np.hypot(*(box_px - centre_px).T))))
 
     @staticmethod
     def _warp_grey(image: np.ndarray, H_image_from_rect: np.ndarray, size: int) -> np.ndarray:
@@ -386,6 +445,20 @@ class CardMotionDetector:
             g = cv2.cvtColor(g, cv2.COLOR_BGR2GRAY)
         return cv2.GaussianBlur(g.astype(np.float32), (0, 0), 0.8)
 
+    def _card_image(self, track: CardTrack, frame_bgr: np.ndarray) -> np.ndarray:
+        """The current frame warped into a card's frame (:meth:`_warp_grey`). Within one
+        :meth:`update` the grey conversion is done once, on the part of the frame the card
+        frames cover (``_roi``), instead of per card."""
+        if self._roi is None or frame_bgr is not self._frame:
+            return self._warp_grey(frame_bgr, track.H_image_from_rect, track.size_px)
+        x0, y0, x1, y1 = self._roi
+        if self._grey is None:
+            self._grey = cv2.cvtColor(frame_bgr[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
+        H = track.H_image_from_rect
+        if x0 or y0:
+            H = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64) @ H
+        return self._warp_grey(self._grey, H, track.size_px)
+
     # --- measuring ------------------------------------------------------------------------
     def measure(self, track: CardTrack, frame_bgr: np.ndarray, hand: Any, *, align: bool = True
                 ) -> CardMeasure:
@@ -395,7 +468,7 @@ class CardMotionDetector:
         motion of a card that no longer matches (~1 ms); if False it is ``"unclear"``."""
         size = track.size_px
         u0, v0, u1, v1 = track.card_box
-        cur = self._warp_grey(frame_bgr, track.H_image_from_rect, size)
+        cur = self._card_image(track, frame_bgr)
         assert track.ref_ok is not None
         r = track.ring_px
         b0, b1 = max(0, v0 - r), min(size, v1 + r)
@@ -414,8 +487,10 @@ class CardMotionDetector:
         if callable(hand):
             hand = hand()
         if isinstance(hand, (list, tuple)):
-            for lm in hand:
-                valid &= ~_hand_mask_rect(track, np.asarray(lm, np.float64))
+            for h in hand:
+                h = h if isinstance(h, _Hand) else _Hand(h)
+                if h.reaches(track.centre_px, track.r_frame_px):
+                    valid &= ~_hand_mask_rect(track, h)
         elif hand is not None:
             hm = cv2.warpPerspective(hand.view(np.uint8), track.H_image_from_rect, (size, size),
                                      flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP,
@@ -535,16 +610,41 @@ class CardMotionDetector:
                 if not made:
                     made.append(hand_mask())
                 return made[0]
-        events: list[dict[str, Any]] = []
+        hands: list[_Hand] | None = None
+        if isinstance(hand_mask, (list, tuple)):
+            hands = [_Hand(lm) for lm in hand_mask]
+            mask = hands
         self._budget = self.max_aligned
         # cards with evidence under way are measured first; the others take turns
         k = self._calls // self.every
         order = {id(t): (i + k) % len(self.tracks) for i, t in enumerate(self.tracks)}
         todo = sorted(todo, key=lambda t: (not t.run, order[id(t)]))
+        self._frame, self._grey = frame_bgr, None
+        try:
+            return self._check(todo, frame_bgr, t_s, frame_index, mask, hands)
+        finally:
+            self._frame = self._grey = None
+
+    def _check(self, todo: list[CardTrack], frame_bgr: np.ndarray, t_s: float, frame_index: int,
+               mask: Any, hands: list[_Hand] | None) -> list[dict[str, Any]]:
+        events: list[dict[str, Any]] = []
+        spot_check = True
         for tr in todo:
+            near = hands is None or any(h.reaches(tr.centre_px, tr.r_card_px) for h in hands)
+            if near:
+                tr.clean = False
+            elif tr.clean and hands:
+                # no hand has come near since it was seen in place: it cannot have moved;
+                # one such card a call is checked all the same (a hand MediaPipe missed)
+                if not spot_check:
+                    self.skipped += 1
+                    continue
+                spot_check = False
             m = self.measure(tr, frame_bgr, mask, align=self._budget > 0)
             self._budget -= m.aligned
             tr.last = m
+            assert tr.ref_ok is not None
+            tr.clean = not near and m.status == _STILL and bool(tr.ref_ok.all())
             ev = self._judge(tr, m, float(t_s), int(frame_index))
             if ev is not None:
                 events.append(ev)
