@@ -78,6 +78,7 @@ class CardMeasure:
     shift_mm: np.ndarray = field(default_factory=lambda: np.zeros(2))
     rot_deg: float = 0.0
     aligned: bool = False
+    reused: bool = False
 
     @property
     def shift_norm_mm(self) -> float:
@@ -129,6 +130,8 @@ class CardTrack:
     r_frame_px: float = 0.0
     r_card_px: float = 0.0
     clean: bool = False
+    seen: np.ndarray | None = None
+    anchor: tuple[np.ndarray, CardMeasure] | None = None
 
     @property
     def templ(self) -> np.ndarray:
@@ -307,7 +310,8 @@ class CardMotionDetector:
                  still_zncc: float = 0.9, min_zncc: float = 0.7, min_explained: float = 0.6,
                  margin_mm: float = 18.0, ring_mm: float = 4.0, max_px_per_mm: float = 1.0,
                  max_aligned: int = 2, learn_zncc: float = 0.95, max_rot_deg: float = 20.0,
-                 ecc_iterations: int = 30, same_zncc: float = 0.99, gate_zncc: float = 0.35) -> None:
+                 ecc_iterations: int = 30, same_zncc: float = 0.99, gate_zncc: float = 0.35,
+                 same_grey: float = 10.0, same_frac: float = 0.01) -> None:
         self.every = max(1, int(every))
         self.shift_mm = float(shift_mm)
         self.rot_deg = float(rot_deg)
@@ -323,6 +327,8 @@ class CardMotionDetector:
         self.ecc_iterations = max(1, int(ecc_iterations))
         self.same_zncc = float(same_zncc)
         self.gate_zncc = float(gate_zncc)
+        self.same_grey = float(same_grey)
+        self.same_frac = float(same_frac)
         self.ring_mm = float(ring_mm)
         self.max_aligned = max(1, int(max_aligned))
         self._budget = self.max_aligned
@@ -460,8 +466,8 @@ class CardMotionDetector:
         return self._warp_grey(self._grey, H, track.size_px)
 
     # --- measuring ------------------------------------------------------------------------
-    def measure(self, track: CardTrack, frame_bgr: np.ndarray, hand: Any, *, align: bool = True
-                ) -> CardMeasure:
+    def measure(self, track: CardTrack, frame_bgr: np.ndarray, hand: Any, *, align: bool = True,
+                reuse: bool = False) -> CardMeasure:
         """Compare one card with its reference in the current frame ((H, W, 3) uint8).
         ``hand``: where the hand (and its shadow) may be: an (H, W) bool mask, a list of
         (21, 2) landmark arrays (image px, one per hand), a callable returning either, or None. ``align``: measure the
@@ -483,6 +489,14 @@ class CardMotionDetector:
             z = _zncc(box_cur, box_ref, box_ok)
             if np.isfinite(z) and z >= self.still_zncc:
                 return CardMeasure(_STILL, 1.0, z, z)
+        track.seen = cur
+        if reuse and track.anchor is not None and not track.run:
+            a_cur, a_m = track.anchor
+            if (np.count_nonzero(cv2.absdiff(cur, a_cur) > self.same_grey)
+                    <= self.same_frac * cur.size):
+                # nothing in the card frame changed since that answer: the same answer
+                return CardMeasure(a_m.status, a_m.visible, a_m.zncc0, a_m.zncc, a_m.shift_mm,
+                                   a_m.rot_deg, reused=True)
         valid = track.inside.copy()
         if callable(hand):
             hand = hand()
@@ -640,9 +654,14 @@ class CardMotionDetector:
                     self.skipped += 1
                     continue
                 spot_check = False
-            m = self.measure(tr, frame_bgr, mask, align=self._budget > 0)
+            align = self._budget > 0
+            tr.seen = None
+            m = self.measure(tr, frame_bgr, mask, align=align, reuse=True)
             self._budget -= m.aligned
             tr.last = m
+            if not m.reused:
+                final = m.status in (_STILL, _COVERED) or (m.status == _UNCLEAR and (align or m.aligned))
+                tr.anchor = (tr.seen, m) if final and tr.seen is not None else None
             assert tr.ref_ok is not None
             tr.clean = not near and m.status == _STILL and bool(tr.ref_ok.all())
             ev = self._judge(tr, m, float(t_s), int(frame_index))
