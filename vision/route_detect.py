@@ -819,8 +819,17 @@ def fit_route(rings: list[Ring], holds: list[RouteHold]) -> RouteMatch | None:
         return None
     hyps.sort(key=lambda h: (-h[0], h[1]))
     best: tuple[int, float, np.ndarray, np.ndarray] | None = None
+    refined: dict[bytes, tuple[np.ndarray, np.ndarray]] = {}
     for _, _, M, asg in hyps[:25]:
-        H, asg = _refine(M, asg, P, Q, same, outer_mm)
+        # from five matches on, the refinement depends on the matches only (a homography
+        # refit): hypotheses that match the same rings give the same result, computed once
+        key = asg.tobytes() if int((asg >= 0).sum()) >= 5 else None
+        if key is not None and key in refined:
+            H, asg = refined[key]
+        else:
+            H, asg, from_matches = _refine(M, asg, P, Q, same, outer_mm)
+            if key is not None and from_matches:
+                refined[key] = (H, asg)
         m = asg >= 0
         if m.sum() < 3:
             continue
@@ -835,15 +844,19 @@ def fit_route(rings: list[Ring], holds: list[RouteHold]) -> RouteMatch | None:
 
 
 def _refine(M: np.ndarray, asg: np.ndarray, P: np.ndarray, Q: np.ndarray, same: np.ndarray,
-            outer_mm: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Grow a hypothesis: refit (affine from 3 matches, homography from 5) and re-match."""
+            outer_mm: np.ndarray) -> tuple[np.ndarray, np.ndarray, bool]:
+    """Grow a hypothesis: refit (affine from 3 matches, homography from 5) and re-match.
+    The flag is True if the first refit was a homography from the matches (the result then
+    does not depend on ``M``)."""
     H = M
-    for _ in range(4):
+    from_matches = False
+    for it in range(4):
         m = asg >= 0
         if m.sum() >= 5:
             Hn, _ = cv2.findHomography(P[m], Q[asg[m]], 0)
             if Hn is not None:
                 H = Hn
+                from_matches = from_matches or it == 0
         elif m.sum() >= 3:
             A, _ = cv2.estimateAffine2D(P[m], Q[asg[m]], method=cv2.LMEDS)
             if A is not None:
@@ -855,7 +868,7 @@ def _refine(M: np.ndarray, asg: np.ndarray, P: np.ndarray, Q: np.ndarray, same: 
         if np.array_equal(new, asg):
             break
         asg = new
-    return H, asg
+    return H, asg, from_matches
 
 
 def _jacobian_scale(H: np.ndarray, P: np.ndarray) -> np.ndarray:
