@@ -219,7 +219,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="benchmark the CardMotionDetector of this .py file instead (e.g. an "
                          "older version: git show REV:vision/card_motion.py > old.py); implies "
                          "--mask full")
+    ap.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
+                    help="a CardMotionDetector keyword argument (number), e.g. near_every=2")
     args = ap.parse_args(argv)
+    params = {k: float(v) for k, v in (p.split("=", 1) for p in args.param)}
     cache = Path(args.cache)
     detector = None
     if args.detector_file:
@@ -256,7 +259,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {folder}: no route found, skipped")
             continue
         events, cost = replay(rec, mask=args.mask, reference_valid=not args.no_reference_valid,
-                              detector=detector)
+                              detector=detector, **params)
         r = score(rec, events)
         rows.append((folder, r))
         costs.setdefault(tuple(rec["image_size"]), []).extend(cost)  # type: ignore[arg-type]

@@ -311,7 +311,7 @@ class CardMotionDetector:
                  margin_mm: float = 18.0, ring_mm: float = 4.0, max_px_per_mm: float = 1.0,
                  max_aligned: int = 2, learn_zncc: float = 0.95, max_rot_deg: float = 20.0,
                  ecc_iterations: int = 30, same_zncc: float = 0.99, gate_zncc: float = 0.35,
-                 same_grey: float = 10.0, same_frac: float = 0.01) -> None:
+                 same_grey: float = 10.0, same_frac: float = 0.01, near_every: int = 2) -> None:
         self.every = max(1, int(every))
         self.shift_mm = float(shift_mm)
         self.rot_deg = float(rot_deg)
@@ -329,6 +329,7 @@ class CardMotionDetector:
         self.gate_zncc = float(gate_zncc)
         self.same_grey = float(same_grey)
         self.same_frac = float(same_frac)
+        self.near_every = max(1, int(near_every))
         self.ring_mm = float(ring_mm)
         self.max_aligned = max(1, int(max_aligned))
         self._budget = self.max_aligned
@@ -643,10 +644,15 @@ class CardMotionDetector:
                mask: Any, hands: list[_Hand] | None) -> list[dict[str, Any]]:
         events: list[dict[str, Any]] = []
         spot_check = True
-        for tr in todo:
+        for i, tr in enumerate(todo):
             near = hands is None or any(h.reaches(tr.centre_px, tr.r_card_px) for h in hands)
             if near:
                 tr.clean = False
+                if (self.near_every > 1 and not tr.run and tr.last is not None
+                        and tr.last.status == _COVERED and (self._calls + i) % self.near_every):
+                    # under the hand at its last check: looked at one call in ``near_every``
+                    self.skipped += 1
+                    continue
             elif tr.clean and hands:
                 # no hand has come near since it was seen in place: it cannot have moved;
                 # one such card a call is checked all the same (a hand MediaPipe missed)
