@@ -167,3 +167,30 @@ def test_only_vision_hands_imports_mediapipe():
                 if any(n.split(".")[0] == "mediapipe" for n in names):
                     offenders.append(str(f.relative_to(root)))
     assert sorted(set(offenders)) == ["vision/hands.py"]
+
+
+def test_native_start_up_notices_hidden_other_native_output_kept(capfd):
+    """MediaPipe's start-up notices (written by its C++ side on fd 2) are filtered out; anything
+    else written on fd 2 inside the filter still reaches stderr, in order."""
+    import os
+
+    from vision.hands import filtered_native_stderr
+
+    clip = Path(__file__).resolve().parents[1] / "sample_videos" / "clean_top" / "video.mp4"
+    with HandTracker() as tracker:
+        cap = cv2.VideoCapture(str(clip))
+        seen = 0
+        for _ in range(40):
+            ok, frame = cap.read()
+            assert ok
+            seen += len(tracker.update(frame))
+        cap.release()
+    assert seen > 0  # the landmark model ran (its notices come then)
+    with filtered_native_stderr():
+        os.write(2, b"W0000 inference_feedback_manager.cc:114] Feedback manager requires a model\n")
+        os.write(2, b"a real native error\n")
+    err = capfd.readouterr().err
+    assert "XNNPACK" not in err
+    assert "inference_feedback_manager" not in err
+    assert "landmark_projection_calculator" not in err
+    assert "a real native error" in err

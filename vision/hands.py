@@ -9,12 +9,21 @@ Handedness: MediaPipe labels hands as if the image were a mirrored selfie. Our c
 down at the table and is *not* mirrored, so MediaPipe's "Left" is the person's right hand:
 ``from_mediapipe(..., mirrored=False)`` (the default) swaps the label; pass ``mirrored=True``
 only for an image that is flipped left-right (a selfie preview).
+
+MediaPipe's native side prints start-up notices on the process's stderr (TensorFlow Lite's
+XNNPACK delegate, absl warnings about feedback tensors and NORM_RECT) that mean nothing to a
+player and break the progress bar; :func:`filtered_native_stderr` hides those while the graph
+is built and runs its first frames, and passes on anything else it printed.
 """
 
 from __future__ import annotations
 
+import os
+import re
 import sys
-from collections.abc import Callable
+import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -22,7 +31,43 @@ import numpy as np
 
 from vision.landmarks import HAND_CONNECTIONS, NUM_LANDMARKS, PALM_LANDMARKS
 
-__all__ = ["Hand", "Hands", "HandTracker", "Handedness", "annotate", "swap_handedness"]
+__all__ = ["Hand", "Hands", "HandTracker", "Handedness", "annotate", "filtered_native_stderr",
+           "swap_handedness"]
+
+#: Lines MediaPipe 0.10.21 prints on every start (seen on these machines); nothing to act on.
+_NATIVE_NOTICES = re.compile(
+    r"Created TensorFlow Lite XNNPACK delegate|All log messages before absl::InitializeLog|"
+    r"inference_feedback_manager\.cc|landmark_projection_calculator\.cc|"
+    r"Feedback manager requires a model with a single signature")
+
+
+@contextmanager
+def filtered_native_stderr() -> Iterator[None]:
+    """Send file descriptor 2 to a temporary file for the block (native code writes there,
+    whatever ``sys.stderr`` is), then write back to it what it got, less MediaPipe's start-up
+    notices (:data:`_NATIVE_NOTICES`). Does nothing when the process has no fd 2."""
+    fd = 2
+    try:
+        os.fstat(fd)
+    except OSError:
+        yield
+        return
+    sys.stderr.flush()
+    saved = os.dup(fd)
+    with tempfile.TemporaryFile() as tmp:
+        os.dup2(tmp.fileno(), fd)
+        try:
+            yield
+        finally:
+            sys.stderr.flush()
+            os.dup2(saved, fd)
+            os.close(saved)
+            tmp.seek(0)
+            text = tmp.read().decode("utf-8", errors="replace")
+            kept = "".join(line for line in text.splitlines(keepends=True)
+                           if not _NATIVE_NOTICES.search(line))
+            if kept:
+                os.write(fd, kept.encode("utf-8"))
 
 Handedness = Literal["left", "right"]
 _HANDEDNESS = ("left", "right")
@@ -203,14 +248,19 @@ class HandTracker:
             if not 0.0 <= v <= 1.0:
                 raise ValueError(f"{name} must be in [0, 1], got {v!r}")
         self.mirrored = mirrored
-        self._hands = mp.solutions.hands.Hands(
-            static_image_mode=static_image_mode,
-            max_num_hands=max_num_hands,
-            model_complexity=model_complexity,
-            min_detection_confidence=min_detection_confidence,
-            min_tracking_confidence=min_tracking_confidence,
-        )
+        with filtered_native_stderr():
+            self._hands = mp.solutions.hands.Hands(
+                static_image_mode=static_image_mode,
+                max_num_hands=max_num_hands,
+                model_complexity=model_complexity,
+                min_detection_confidence=min_detection_confidence,
+                min_tracking_confidence=min_tracking_confidence,
+            )
+            # one empty frame: the graph's threads load the models (and print their notices)
+            # now, inside the filter, not while the caller's progress bar runs
+            self._hands.process(np.zeros((64, 64, 3), np.uint8))
         self._frame_index = 0
+        self._quiet_frames = 2  # filter native notices until a frame after the first hand
         self._closed = False
 
     def update(self, frame_bgr: np.ndarray, t_s: float | None = None, *, view: Any = None) -> Hands:
@@ -230,7 +280,13 @@ class HandTracker:
         seen = frame if view is None else view.warp(frame)
         rgb = cv2.cvtColor(seen, cv2.COLOR_BGR2RGB)
         rgb.flags.writeable = False
-        results = self._hands.process(rgb)
+        if self._quiet_frames:  # MediaPipe loads its landmark model on the first hand seen
+            with filtered_native_stderr():
+                results = self._hands.process(rgb)
+            if results.multi_hand_landmarks or self._quiet_frames < 2:
+                self._quiet_frames -= 1
+        else:
+            results = self._hands.process(rgb)
         h, w = seen.shape[:2]
         out = Hands.from_mediapipe(
             results, (w, h), mirrored=self.mirrored, frame_index=self._frame_index, t_s=t_s
