@@ -481,9 +481,11 @@ class CardMotionDetector:
         track.seen = cur
         if reuse and track.anchor is not None and not track.run:
             a_cur, a_m = track.anchor
-            if (np.count_nonzero(cv2.absdiff(cur, a_cur) > self.same_grey)
-                    <= self.same_frac * cur.size):
-                # nothing in the card frame changed since that answer: the same answer
+            # a card found in place stays so while the card and its ring look the same (it
+            # cannot move without changing them); other answers need the whole frame unchanged
+            d = cv2.absdiff(box_cur, a_cur[b0:b1, a0:a1]) if a_m.status == _STILL else cv2.absdiff(cur, a_cur)
+            if np.count_nonzero(d > self.same_grey) <= self.same_frac * d.size:
+                # nothing that answer rests on has changed: the same answer
                 return CardMeasure(a_m.status, a_m.visible, a_m.zncc0, a_m.zncc, a_m.shift_mm,
                                    a_m.rot_deg, reused=True)
         valid = track.inside.copy()
