@@ -259,9 +259,12 @@ class ContactDetector:
         self._view_route: tuple[Any, RouteObservation] | None = None
         self._recent: list[tuple[float, int, list[str | None], np.ndarray, np.ndarray | None]] = []
 
-    def _rescue(self, k_up: int, t_s: float, route: RouteObservation) -> dict[str, Any] | None:
+    def _rescue(self, k_up: int, t_s: float, route: RouteObservation,
+                up: tuple[float, int] | None = None) -> dict[str, Any] | None:
         """The most likely missed placement of another finger in the last ``rescue_s`` (see
-        :class:`ContactParams`), as a down event (and the finger's state set), or None."""
+        :class:`ContactParams`), as a down event (and the finger's state set), or None.
+        ``up``: (t_s, frame) of the lift; the placement is dated before it (it is what kept
+        the hand on the route), one frame earlier when its evidence only began with the lift."""
         p = self.p
         best: tuple[float, int, str, int] | None = None  # (score, finger, target, first row)
         rows = [r for r in self._recent if r[0] >= t_s - p.rescue_s - 1e-6]
@@ -298,6 +301,9 @@ class ContactDetector:
         self._refs[k] = self._reference(lm0, k, t0, c, route)
         self._off[k] = None
         self._run[k] = None
+        if up is not None and t0 >= up[0] - 1e-9:
+            before = [r for r in self._recent if r[0] < up[0] - 1e-9]
+            t0, f0 = (before[-1][0], before[-1][1]) if before else (up[0] - 1e-3, up[1])
         return {"t": round(t0, 4), "type": "down", "finger": FINGERS[k], "target": c, "frame": f0,
                 "confidence": round(conf, 3)}
 
@@ -461,7 +467,7 @@ class ContactDetector:
                     t_up, f_up = off[0], off[1]
                     if p.rescue_s > 0 and self.started and all(
                             self.state[j] is None for j in range(n) if j != k):
-                        res = self._rescue(k, t_s, route)
+                        res = self._rescue(k, t_s, route, (t_up, f_up))
                         if res is not None:
                             events.append(res)
                     events.append({"t": round(t_up, 4), "type": "up", "finger": f, "frame": f_up,
