@@ -95,3 +95,18 @@ def test_cli_writes_events_and_annotated_video(tmp_path, capsys):
     with VideoReader(out) as a, VideoReader(CLIP / "video.mp4") as b:
         assert (a.info.width, a.info.height) == (b.info.width, b.info.height)
         assert sum(1 for _ in a) == sum(1 for _ in b)
+
+
+def test_text_verdict_in_french_and_english(judged):
+    """judge-video's text output speaks the players' language (--lang fr) and English."""
+    from ui.grimpe_video import _text
+
+    _, _, _, verdict = judged
+    fr, en = _text(verdict, "fr"), _text(verdict, "en")
+    assert "Événements vus :" in fr and "Events seen:" not in fr
+    assert "Events seen:" in en and "Événements vus" not in en
+    assert ("SOMMET" in fr) == (verdict["result"] == "summit")
+    downs = [e for e in verdict["events"] if e["type"] == "down"]
+    assert downs
+    assert fr.count(" pose ") == len(downs) and en.count(" down ") == len(downs)
+    assert "Voie : " in fr and "Route: " in en

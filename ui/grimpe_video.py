@@ -37,6 +37,8 @@ def add_parser(grimpe_subparsers: argparse._SubParsersAction) -> argparse.Argume
     p.add_argument("--events-out", metavar="EVENTS.jsonl",
                    help="write the detected events (judge format, with frame and confidence)")
     p.add_argument("--annotated-out", metavar="OUT.mp4", help="write an annotated video")
+    p.add_argument("--lang", choices=["fr", "en"], default=None,
+                   help="language of the text verdict (default: French when the system locale is)")
     p.add_argument("--stride", type=int, default=None,
                    help="run the hand tracker on one frame in N (default: ~15 per second)")
     p.set_defaults(func=judge_video)
@@ -151,30 +153,63 @@ def judge_video(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(verdict, indent=1))
     else:
-        print(_text(verdict))
+        from ui.app.i18n import default_language
+
+        print(_text(verdict, args.lang or default_language()))
     return 0
 
 
-def _text(verdict: dict[str, Any]) -> str:
+#: The text output's own words (the verdict's are :func:`games.grimpe.climb.format_verdict`'s).
+_WORDS: dict[str, dict[str, str]] = {
+    "en": {
+        "events": "Events seen:", "frame": "frame", "card": "card", "confidence": "confidence",
+        "none": "none",
+        "order": "  order: {moved} (seen at {t_seen:.2f} s) judged before {before} ({t:.2f} s): "
+                 "closer than the timing uncertainty, and the other order would be {fault}",
+        "route": "Route: {seen}/{n} holds seen; flagged: {flagged}", "note": "  note: {text}",
+    },
+    "fr": {
+        "events": "Événements vus :", "frame": "image", "card": "carte", "confidence": "confiance",
+        "none": "aucune",
+        "order": "  ordre : {moved} (vu à {t_seen:.2f} s) jugé avant {before} ({t:.2f} s) : "
+                 "plus proches que l'incertitude sur les temps, et l'autre ordre donnerait {fault}",
+        "route": "Voie : {seen}/{n} prises vues ; signalées : {flagged}", "note": "  remarque : {text}",
+    },
+}
+_EVENT_WORDS = {"fr": {"down": "pose", "up": "lâche", "card_moved": "carte bougée",
+                       "other_hand": "autre main", "thumb": "pouce", "index": "index",
+                       "middle": "majeur", "ring": "annulaire", "little": "auriculaire",
+                       "start": "départ", "finish": "arrivée"}}
+
+
+def _text(verdict: dict[str, Any], lang: str = "en") -> str:
     from games.grimpe.climb import Verdict, format_verdict
 
+    w = _WORDS.get(lang, _WORDS["en"])
+    ew = _EVENT_WORDS.get(lang, {})
+
+    def word(x: Any) -> str:
+        return ew.get(str(x), str(x))
+
+    def name(ev: dict[str, Any]) -> str:
+        return " ".join(word(ev[k]) for k in ("type", "finger") if ev.get(k))
+
     core = {k: verdict[k] for k in ("result", "score", "moves", "fault", "warnings", "t_summit")}
-    lines = [format_verdict(Verdict.from_json(core)), "", "Events seen:"]
+    lines = [format_verdict(Verdict.from_json(core), lang), "", w["events"]]
     for ev in verdict["events"]:
-        what = ev["type"] + (f" {ev['finger']}" if "finger" in ev else "") + (
-            f" → {ev['target']}" if "target" in ev else "") + (f" card {ev['card']}" if "card" in ev else "")
-        lines.append(f"  {ev['t']:6.2f} s  frame {ev.get('frame', '?'):>5}  {what}"
-                     f"  (confidence {ev.get('confidence', 1.0):.2f})")
+        what = name(ev) + (f" → {word(ev['target'])}" if "target" in ev else "") + (
+            f" {w['card']} {ev['card']}" if "card" in ev else "")
+        lines.append(f"  {ev['t']:6.2f} s  {w['frame']} {ev.get('frame', '?'):>5}  {what}"
+                     f"  ({w['confidence']} {ev.get('confidence', 1.0):.2f})")
     for sw in verdict.get("reordered", []):
         mv, before = sw["moved"], sw["before"]
-        lines.append(f"  order: {mv['type']} {mv.get('finger', '')} (seen at {mv['t_seen']:.2f} s) judged before "
-                     f"{before['type']} {before.get('finger', '')} ({before['t']:.2f} s): closer than the timing "
-                     f"uncertainty, and the other order would be {sw['fault_avoided']}")
+        lines.append(w["order"].format(moved=name(mv), t_seen=mv["t_seen"], before=name(before),
+                                       t=before["t"], fault=sw["fault_avoided"]))
     r = verdict.get("route")
     if r:
         seen = sum(h["seen"] for h in r["holds"])
-        lines.append(f"Route: {seen}/{len(r['holds'])} holds seen; flagged: "
-                     f"{', '.join(r['low_confidence']) or 'none'}")
+        lines.append(w["route"].format(seen=seen, n=len(r["holds"]),
+                                       flagged=", ".join(r["low_confidence"]) or w["none"]))
         for pr in r["problems"]:
-            lines.append(f"  note: {pr}")
+            lines.append(w["note"].format(text=pr))
     return "\n".join(lines)
