@@ -148,3 +148,68 @@ def test_without_a_route_file_holds_are_watched(empty_route: tuple[np.ndarray, R
     mm_per_px = 6.5 / float(np.median(obs.holds.radii_px))
     assert all(abs(e["shift_mm"][0] - shift_px * mm_per_px) < 1.0 and abs(e["shift_mm"][1]) < 0.5
                for e in events)
+
+
+def _fake_hand(wrist_px: tuple[float, float], palm_px: float, up: tuple[float, float] = (0.0, -1.0)
+               ) -> np.ndarray:
+    """(21, 2) landmarks of an open hand (image px): wrist at ``wrist_px``, fingers towards
+    ``up``, middle knuckle ``palm_px`` from the wrist."""
+    u = np.asarray(up, float) / np.hypot(*up)
+    v = np.array([-u[1], u[0]])
+    pts = [np.zeros(2)]
+    for f, side in enumerate((-0.6, -0.3, 0.0, 0.3, 0.6)):  # thumb .. little: 4 joints each
+        for j in range(4):
+            pts.append(u * palm_px * (0.5 + 0.4 * j + (0.5 if f else 0.0)) + v * palm_px * side * (1 + 0.2 * j))
+    lm = np.asarray(wrist_px, float) + np.array(pts)
+    lm[9] = np.asarray(wrist_px, float) + u * palm_px  # the middle finger's knuckle
+    return lm.astype(np.float32)
+
+
+def test_cards_far_from_the_hands_are_skipped_but_spot_checked(
+        empty_route: tuple[np.ndarray, RouteObservation]) -> None:
+    frame, obs = empty_route
+    assert obs.H_image_from_route is not None
+    det = CardMotionDetector(frame, obs)
+    n = len(det.tracks)
+    assert n >= 3
+    h, w = frame.shape[:2]
+    centres = np.array([t.centre_px for t in det.tracks])
+    # a hand in the image corner farthest from every card, its forearm leaving the image
+    corner = max(((30.0, 30.0), (w - 30.0, 30.0), (30.0, h - 30.0), (w - 30.0, h - 30.0)),
+                 key=lambda c: float(np.min(np.hypot(*(centres - c).T))))
+    inward = np.array([w / 2, h / 2]) - corner
+    far = [_fake_hand(tuple(np.asarray(corner) + 0.05 * inward), 40.0, tuple(inward))]
+    assert det.update(frame, 0.0, 0, far) == []
+    assert all(t.clean for t in det.tracks)
+    det.update(frame, 1 / 15, 1, far)
+    assert det.skipped == n - 1  # one card checked all the same
+    # the table shifted while the hand stays far: the spot checks find every card in turn
+    moved = _move_table(frame, obs.H_image_from_route, (8.0, 0.0), 0.0, np.zeros(2))
+    events = []
+    for i in range(2, 2 + 2 * n + 2):
+        events += det.update(moved, i / 15, i, far)
+    assert {e["card"] for e in events} == {t.card for t in det.tracks}
+    assert all(np.allclose(e["shift_mm"], (8.0, 0.0), atol=1.0) for e in events), events
+
+
+def test_unchanged_card_keeps_its_answer_until_it_moves(
+        empty_route: tuple[np.ndarray, RouteObservation]) -> None:
+    frame, obs = empty_route
+    assert obs.H_image_from_route is not None
+    det = CardMotionDetector(frame, obs, max_aligned=len(obs.cards))
+    tr = det.tracks[0]
+    # a flat "hand" over the card's left side (its landmarks give the mask)
+    x0, y0, bw, bh = cv2.boundingRect(tr.corners_px.astype(np.float32))
+    lm = _fake_hand((x0 + 0.3 * bw, y0 + 0.9 * bh), 0.25 * bh)
+    covered = frame.copy()
+    cv2.fillConvexPoly(covered, cv2.convexHull(np.round(lm).astype(np.int32)), (90, 120, 170))
+    det.update(covered, 0.0, 0, [lm])
+    m1 = tr.last
+    assert m1 is not None and m1.status == "still" and not m1.reused and m1.visible < 0.99
+    det.update(covered, 1 / 15, 1, [lm])
+    assert tr.last is not None and tr.last.reused and tr.last.status == "still"
+    # the card shifted under the same hand: measured again, and found moved
+    moved = _move_table(frame, obs.H_image_from_route, (6.0, 0.0), 0.0, np.zeros(2))
+    cv2.fillConvexPoly(moved, cv2.convexHull(np.round(lm).astype(np.int32)), (90, 120, 170))
+    det.update(moved, 2 / 15, 2, [lm])
+    assert tr.last is not None and not tr.last.reused and tr.last.status == "moved", tr.last
