@@ -128,14 +128,17 @@ def load_or_record(folder: Path, cache: Path) -> Recording | None:
 
 
 def replay(rec: Recording, *, mask: str = "landmarks", reference_valid: bool = True,
-           detector: Any = None, **params: Any) -> tuple[list[dict[str, Any]], list[float]]:
+           detector: Any = None, clock: Any = time.perf_counter, **params: Any
+           ) -> tuple[list[dict[str, Any]], list[float]]:
     """Run a fresh :class:`vision.card_motion.CardMotionDetector` over a recording: its events
     and the cost of each ``update`` call in ms (the hand mask it asks for included).
 
     ``mask``: ``"landmarks"`` (the hands' landmarks are passed, masks drawn per card) or
     ``"full"`` (a callable making :func:`vision.pipeline.hand_mask` of the whole frame);
     ``reference_valid``: pass the route detector's mask of the reference's hand-free pixels;
-    ``detector``: another detector class with the same ``update`` (e.g. an older version)."""
+    ``detector``: another detector class with the same ``update`` (e.g. an older version);
+    ``clock``: what the cost is measured with (``time.thread_time``: CPU time of this thread,
+    steadier on a shared machine)."""
     from vision.card_motion import CardMotionDetector
     from vision.pipeline import hand_mask
     from vision.video import VideoReader
@@ -144,6 +147,10 @@ def replay(rec: Recording, *, mask: str = "landmarks", reference_valid: bool = T
         valid = rec.get("ref_valid") if reference_valid else None
         det = CardMotionDetector(rec["ref"], rec["route"], reference_valid=valid, **params)
     else:
+        import inspect
+
+        if reference_valid and "reference_valid" in inspect.signature(detector).parameters:
+            params = dict(params, reference_valid=rec.get("ref_valid"))
         det = detector(rec["ref"], rec["route"], **params)
     calls = {fi: (t, lms) for t, fi, lms in rec["calls"]}
     events: list[dict[str, Any]] = []
@@ -167,9 +174,9 @@ def replay(rec: Recording, *, mask: str = "landmarks", reference_valid: bool = T
                 return np.logical_or.reduce(ms) if ms else None
 
             arg: Any = [lm for lm in lms] if mask == "landmarks" else full_mask
-            t0 = time.perf_counter()
+            t0 = clock()
             events += det.update(frame, t_s, fi, arg)
-            cost_ms.append(1000 * (time.perf_counter() - t0))
+            cost_ms.append(1000 * (clock() - t0))
     return events, cost_ms
 
 
@@ -217,16 +224,19 @@ def main(argv: list[str] | None = None) -> int:
                     help="do not tell the stage which reference pixels were under a hand")
     ap.add_argument("--detector-file", default=None,
                     help="benchmark the CardMotionDetector of this .py file instead (e.g. an "
-                         "older version: git show REV:vision/card_motion.py > old.py); implies "
-                         "--mask full")
+                         "older version: git show REV:vision/card_motion.py > old.py); one "
+                         "without reference_valid (af24ed0 and before) gets --mask full")
     ap.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
                     help="a CardMotionDetector keyword argument (number), e.g. near_every=2")
+    ap.add_argument("--cpu", action="store_true",
+                    help="cost in CPU time of the stage's thread (steadier on a busy machine)")
     args = ap.parse_args(argv)
     params = {k: float(v) for k, v in (p.split("=", 1) for p in args.param)}
     cache = Path(args.cache)
     detector = None
     if args.detector_file:
         import importlib.util
+        import inspect
 
         spec = importlib.util.spec_from_file_location("card_motion_under_test", args.detector_file)
         assert spec is not None and spec.loader is not None
@@ -234,7 +244,8 @@ def main(argv: list[str] | None = None) -> int:
         sys.modules[spec.name] = mod
         spec.loader.exec_module(mod)
         detector = mod.CardMotionDetector
-        args.mask = "full"
+        if "reference_valid" not in inspect.signature(detector).parameters:
+            args.mask = "full"  # an old detector: it takes a full-frame hand mask only
     clips = list(args.clips)
     if args.render_seeds:
         from vision.bench_judge import render
@@ -259,7 +270,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {folder}: no route found, skipped")
             continue
         events, cost = replay(rec, mask=args.mask, reference_valid=not args.no_reference_valid,
-                              detector=detector, **params)
+                              detector=detector,
+                              clock=time.thread_time if args.cpu else time.perf_counter, **params)
         r = score(rec, events)
         rows.append((folder, r))
         costs.setdefault(tuple(rec["image_size"]), []).extend(cost)  # type: ignore[arg-type]
@@ -306,7 +318,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{sum(len(r['false']) for r in clean)} in {len(clean)}")
     for size, c in sorted(costs.items()):
         a = np.array(c)
-        print(f"  cost at {size[0]}x{size[1]}: {a.mean():.2f} ms per processed frame "
+        print(f"  cost at {size[0]}x{size[1]}: {a.mean():.2f} ms {'CPU ' if args.cpu else ''}per processed frame "
               f"(p95 {np.percentile(a, 95):.2f}, max {a.max():.1f}; hand mask included)")
     return 0
 
