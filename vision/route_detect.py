@@ -427,7 +427,7 @@ class _Planes:
     def __init__(self, img_bgr: np.ndarray, gains: np.ndarray, blur_ksize: tuple[int, int],
                  exclude_mask: np.ndarray | None) -> None:
         self.lab = _lab(img_bgr.astype(np.float32) * (gains / 255.0))
-        self.L, self.a, self.b = self.lab[..., 0], self.lab[..., 1], self.lab[..., 2]
+        self.L, self.a, self.b = cv2.split(self.lab)  # contiguous planes (cheap ravel)
         self.chroma = np.hypot(self.a, self.b)
         # card paper: bright and neutral; its lightness varies with the light, so compare locally
         L_blur = cv2.blur(self.L, blur_ksize)
