@@ -27,10 +27,22 @@ search, route detector, hand masks and occlusion meter of commit af24ed0:
 Commit 0bf8d30 alone (load 5.5): 640x480 105 frames/s, ratio 0.73 (CPU 0.72); 1280x720
 91 frames/s, ratio 0.69 (CPU 0.67).
 
-What remains (main-thread CPU, whole 640x480 clip, ``--stages --cpu``): contact 0.21 s, card
-motion 0.23 s, route detection 0.11 s (one full ring search ~45 ms, the route fit ~7 ms),
-hand masks for it 0.02 s, occlusion 0.02 s; and MediaPipe on the 6 odd frames before the route
-is found (:attr:`vision.pipeline.GrimpeReferee.dense_start`), which the bare loop skips.
+Card-motion and route-detection work cut (2026-11-29, this tree against the same tree with
+``vision/card_motion.py`` and ``vision/route_detect.py`` of commit 2b4b3be, run alternately
+twice each on 2 cores shared with another engineer's rendering, load average 8.4-9.5, so
+wall figures are pessimistic; ``--repeat 3 --stages --cpu``):
+
+- 640x480 (6001): ratio 0.72 / 0.71 before (CPU-time ratio 0.71 / 0.70), 0.75 / 0.75 after
+  (CPU 0.73 / 0.76); card motion 0.24 -> 0.12 s, route detection 0.12 -> 0.11-0.12 s;
+- 1280x720 (hd_6017): ratio 0.71 / 0.69 before (CPU 0.68 / 0.68), 0.74 / 0.70 after (CPU
+  0.72 / 0.70); card motion 0.10 -> 0.045 s, route detection 0.10 -> 0.09 s.
+
+What remains (main-thread CPU under the profiler, whole 640x480 clip): contact 0.21 s, route
+detection 0.11 s (one full ring search on the first frame, ~45 ms unprofiled, the route fit
+~6 ms, and the exact hand mask it asks for on each of its 4 tries, 5 ms each), card motion
+0.12 s, occlusion 0.02 s; and MediaPipe on the 6 odd frames processed before the route is
+found (:attr:`vision.pipeline.GrimpeReferee.dense_start`, ~80 ms), which the bare loop skips.
+The ratio 0.9 asks for all of our own work together to stay under ~0.12 s on this clip.
 """
 
 from __future__ import annotations
