@@ -47,6 +47,13 @@ with :func:`vision.bench_judge.render`, sizes as above)
 - the same, wired as the pipeline calls it today (``--mask full --no-reference-valid``):
   recall 23/26 (9003 oblique also missed: its reference shows the hand), 22 within 0.3 s
   (max +0.33 s), 0 false alarms (4 isolated single checks), 1.6 ms / 2.8 ms per frame.
+- after the cost work (cards no hand comes near skipped, covered cards looked at every other
+  call, unchanged card images keeping their answer, hopeless alignments stopped early; see
+  :mod:`vision.card_motion`), same 88 clips, ``--cpu`` (the recordings of the /tmp/h11 clips
+  made again through the referee of commit 2b4b3be): recall 24/26, the same delays (median
+  -0.07 s, max +1.13 s, 23/26 within 0.3 s), 0 false alarms; 0.52 ms CPU per processed frame
+  at 640x480 (p95 1.13), 0.70 ms at 1280x720 (p95 1.07), against 1.34 / 2.65 ms for commit
+  2b4b3be's detector run alongside (``--detector-file``; load average ~8).
 - the previous detector (``--detector-file`` of ``git show af24ed0:vision/card_motion.py``):
   recall 14/26, 2 within 0.3 s (median +1.0 s, max +1.6 s after the nudge's end), 2 false
   alarms (another card reported on a card_moved clip), 0.1 ms per frame (one check in 4).
