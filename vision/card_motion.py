@@ -250,8 +250,8 @@ def _hand_mask_rect(track: CardTrack, hand: _Hand, grow: float = 0.35) -> np.nda
     hull = cv2.convexHull(np.round(p * 8).astype(np.int32))
     cv2.fillConvexPoly(m, hull, 1, cv2.LINE_8, 3)
     cv2.polylines(m, [hull], True, 1, 2 * r + 1, cv2.LINE_8, 3)
-    a_ = (int(round(float(p[0, 0]) * 8)), int(round(float(p[0, 1]) * 8)))
-    b_ = (int(round(float(pf[0]) * 8)), int(round(float(pf[1]) * 8)))
+    a_ = (round(float(p[0, 0]) * 8), round(float(p[0, 1]) * 8))
+    b_ = (round(float(pf[0]) * 8), round(float(pf[1]) * 8))
     cv2.line(m, a_, b_, 1, max(1, int(0.9 * palm)) + 2 * r, cv2.LINE_8, 3)
     return m.view(bool)
 
@@ -264,7 +264,7 @@ class _Hand:
     within ``radius_px`` of ``centre_px``? Conservative: grown by 0.8 / 1.2 palm (perspective
     changes the palm's size across a card frame)."""
 
-    __slots__ = ("lm", "lm_h", "hull", "palm", "wrist", "d")
+    __slots__ = ("d", "hull", "lm", "lm_h", "palm", "wrist")
 
     def __init__(self, lm: np.ndarray) -> None:
         self.lm = np.asarray(lm, np.float64)
