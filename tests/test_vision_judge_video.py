@@ -110,3 +110,29 @@ def test_text_verdict_in_french_and_english(judged):
     assert downs
     assert fr.count(" pose ") == len(downs) and en.count(" down ") == len(downs)
     assert "Voie : " in fr and "Route: " in en
+
+
+def test_overlapped_tracking_gives_the_sequential_verdict_frame_by_frame():
+    """run_video finds the next frame's hands while judging this one (a worker thread): the
+    referee must see the same frames, hands and order as the plain loop, and every frame is
+    reported once, in order (an oblique clip: the table view is chosen on the way)."""
+    from vision.pipeline import run_video
+
+    clip = CLIP.parent / "clean_oblique"
+    route = json.loads((clip / "route.json").read_text())
+    runs = []
+    for overlap in (False, True):
+        seen: list[tuple[int, bool]] = []
+        ref = GrimpeReferee(route, fps=30.0)
+        with VideoReader(clip / "video.mp4") as vr:
+            n = run_video(ref, vr, lambda i, f, r: seen.append((i, r is not None)),
+                          decode_all=overlap, overlap=overlap)
+        verdict = ref.finish()
+        ref.close()
+        assert [i for i, _ in seen] == list(range(n))
+        runs.append((verdict, seen))
+    (seq, seq_seen), (ovl, ovl_seen) = runs
+    for key in ("result", "score", "fault", "events", "route"):
+        assert ovl[key] == seq[key], key
+    assert all(judged for _, judged in ovl_seen)  # decode_all: every frame has a result
+    assert sum(judged for _, judged in seq_seen) == seq["frames"]["processed"]

@@ -88,7 +88,7 @@ def judge_video(args: argparse.Namespace) -> int:
     import cv2
     from tqdm import tqdm
 
-    from vision.pipeline import GrimpeReferee
+    from vision.pipeline import GrimpeReferee, run_video
     from vision.route_detect import RouteNotFound
     from vision.video import VideoError, VideoReader
 
@@ -111,21 +111,13 @@ def judge_video(args: argparse.Namespace) -> int:
                 raise UserError(f"{args.annotated_out}: cannot write a video there (use .mp4)")
         total = reader.info.frame_count or None
         with tqdm(total=total, desc="judging", unit="frame", disable=None, file=sys.stderr) as bar:
-            while True:
-                idx = reader.next_index
-                if writer is None and not referee.wants_frame(idx):
-                    if not reader.skip():
-                        break
-                    bar.update(1)
-                    continue
-                item = reader.read()
-                if item is None:
-                    break
-                i, t, frame = item
-                result = referee.update(frame, t, i)
-                if writer is not None:
+
+            def shown(i: int, frame: Any, result: Any) -> None:
+                if writer is not None and frame is not None:
                     writer.write(referee.annotate(frame, result))
                 bar.update(1)
+
+            run_video(referee, reader, shown, decode_all=writer is not None)
         verdict = referee.finish()
         frames = verdict["frames"]
         if referee.route is None:

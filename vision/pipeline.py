@@ -23,6 +23,7 @@ in the order that makes no fault).
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +39,7 @@ from vision.observations import ContactObservation, FrameResult, RouteObservatio
 from vision.route_detect import RouteDetector, RouteNotFound
 from vision.table_view import TableView, needs_view
 
-__all__ = ["GrimpeReferee", "RouteNotFound", "feed_video", "hand_mask", "load_route_json"]
+__all__ = ["GrimpeReferee", "RouteNotFound", "feed_video", "hand_mask", "load_route_json", "run_video"]
 
 
 def load_route_json(route: Any) -> dict[str, Any] | None:
@@ -226,8 +227,27 @@ class GrimpeReferee:
             h.landmarks_px[[4, 8, 12, 16, 20]] - zc, axis=1))))
 
     # --- the stage chain ------------------------------------------------------------------
-    def update(self, frame_bgr: np.ndarray, t_s: float, frame_index: int) -> FrameResult:
-        """Process one frame (or repeat the last state if this frame is skipped)."""
+    @property
+    def steady(self) -> bool:
+        """True once the route is found and the view chosen: from then on the frames looked at
+        are exactly one in :attr:`stride` and :meth:`track` depends on nothing :meth:`update`
+        changes, so a frame's hands may be found while the previous frame is judged
+        (:func:`run_video`)."""
+        return self.route_detector.done and self._view_decided
+
+    def track(self, frame_bgr: np.ndarray, t_s: float) -> Any:
+        """MediaPipe's hands in one frame (in the table view for an oblique camera), duplicates
+        removed: the first stage of :meth:`update`, callable ahead of it from another thread
+        (calls must not overlap: the tracker follows the hands from frame to frame)."""
+        if self.view is None:
+            return _dedup(self.tracker.update(frame_bgr, t_s))
+        # an oblique camera: MediaPipe looks at the table from above (landmarks in px)
+        return _dedup(self.tracker.update(frame_bgr, t_s, view=self.view))
+
+    def update(self, frame_bgr: np.ndarray, t_s: float, frame_index: int, hands: Any = None
+               ) -> FrameResult:
+        """Process one frame (or repeat the last state if this frame is skipped). ``hands``:
+        this frame's :meth:`track` result when it was computed ahead (None: track it now)."""
         frame = np.asarray(frame_bgr)
         if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
             raise ValueError(f"frame_bgr must be uint8 (H, W, 3), got {frame.dtype} {frame.shape}")
@@ -236,10 +256,8 @@ class GrimpeReferee:
         if not self.wants_frame(frame_index) and self._last is not None:
             return self._repeat(t_s, frame_index)
         self._frames_processed += 1
-        if self.view is None:
-            hands = _dedup(self.tracker.update(frame, t_s))
-        else:  # an oblique camera: MediaPipe looks at the table from above (landmarks in px)
-            hands = _dedup(self.tracker.update(frame, t_s, view=self.view))
+        if hands is None:
+            hands = self.track(frame, t_s)
         self._hands = hands
         route = self.route
         climber = self._choose_hand(hands, route)
@@ -405,20 +423,86 @@ class GrimpeReferee:
             close()
 
 
-def feed_video(referee: GrimpeReferee, reader: Any) -> int:
+def feed_video(referee: GrimpeReferee, reader: Any, *, overlap: bool = True) -> int:
     """Feed a :class:`vision.video.VideoReader`'s frames to ``referee`` to the end: the frames it
     wants decoded and judged, the others skipped undecoded (as ``judge-video`` does). Returns
-    the number of frames gone through."""
+    the number of frames gone through. ``overlap``: see :func:`run_video`."""
+    return run_video(referee, reader, overlap=overlap)
+
+
+def run_video(referee: GrimpeReferee, reader: Any,
+              on_frame: Callable[[int, np.ndarray | None, FrameResult | None], None] | None = None,
+              *, decode_all: bool = False, overlap: bool = True) -> int:
+    """Drive ``referee`` over a :class:`vision.video.VideoReader` to the end; returns the number
+    of frames gone through.
+
+    ``on_frame(index, frame, result)`` is called for every frame, in order: ``frame`` and
+    ``result`` are None for a frame skipped undecoded (one the referee does not want, unless
+    ``decode_all``, e.g. to draw every frame of an annotated video).
+
+    ``overlap``: once the referee is :attr:`~GrimpeReferee.steady`, MediaPipe looks for the
+    hands of the next wanted frame in a worker thread while this frame is judged (MediaPipe's
+    graph keeps about one core busy and lets go of the GIL, so our own stages run on the other
+    core). The referee sees the same frames with the same hands in the same order: the verdict
+    is the one of the sequential loop (``overlap=False``)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    pool = ThreadPoolExecutor(1, thread_name_prefix="mediapipe") if overlap else None
+    # the wanted frame whose hands are being found, and the frames after it (not wanted:
+    # judged or reported once it is)
+    pending: tuple[int, float, np.ndarray, Any] | None = None
+    after: list[tuple[int, float, np.ndarray | None]] = []
     n = 0
-    while True:
-        if not referee.wants_frame(reader.next_index):
-            if not reader.skip():
+
+    def emit(i: int, t: float, frame: np.ndarray | None, hands: Any = None) -> None:
+        if frame is None:
+            if on_frame is not None:
+                on_frame(i, None, None)
+            return
+        res = referee.update(frame, t, i, hands)
+        if on_frame is not None:
+            on_frame(i, frame, res)
+
+    def drain(hands: Any = None) -> None:
+        nonlocal pending
+        if pending is not None:
+            i, t, frame, _ = pending
+            pending = None
+            emit(i, t, frame, hands)
+        while after:
+            emit(*after.pop(0))
+
+    try:
+        while True:
+            idx = reader.next_index
+            wanted = referee.wants_frame(idx)
+            if not wanted and not decode_all:
+                if not reader.skip():
+                    break
+                n += 1
+                if pending is None:
+                    emit(idx, 0.0, None)
+                else:
+                    after.append((idx, 0.0, None))
+                continue
+            item = reader.read()
+            if item is None:
                 break
             n += 1
-            continue
-        item = reader.read()
-        if item is None:
-            break
-        referee.update(item[2], item[1], item[0])
-        n += 1
+            i, t, frame = item
+            if not wanted and pending is not None:
+                after.append((i, t, frame))
+                continue
+            if pool is None or not wanted or not referee.steady:
+                drain(pending[3].result() if pending is not None else None)
+                emit(i, t, frame)
+                continue
+            hands = pending[3].result() if pending is not None else None
+            fut = pool.submit(referee.track, frame, t)  # MediaPipe on this frame...
+            drain(hands)  # ...while the one before is judged
+            pending = (i, t, frame, fut)
+        drain(pending[3].result() if pending is not None else None)
+    finally:
+        if pool is not None:
+            pool.shutdown(wait=True)
     return n
