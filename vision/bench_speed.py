@@ -43,6 +43,15 @@ detection 0.11 s (one full ring search on the first frame, ~45 ms unprofiled, th
 0.12 s, occlusion 0.02 s; and MediaPipe on the 6 odd frames processed before the route is
 found (:attr:`vision.pipeline.GrimpeReferee.dense_start`, ~80 ms), which the bare loop skips.
 The ratio 0.9 asks for all of our own work together to stay under ~0.12 s on this clip.
+
+Overlap (2026-11-29, later): MediaPipe keeps only about one of the two cores busy (0.97 s of
+CPU for 0.92 s of wall time over this clip's 80 frames), so :func:`vision.pipeline.run_video`
+finds the next frame's hands in a worker thread while the referee judges the current one, and
+``dense_start`` is off (the contact model retrained for it). Same command, background jobs
+paused (a quiet machine), medians of 3 runs, two sessions of runs: 640x480 ratio 0.82-0.83
+with the overlap alone, 0.89 with ``dense_start`` off too; 1280x720 0.79-0.81, then 0.93.
+``python -m vision.bench_judge --seeds $(seq 12001 12016) --hd-seed 12017`` (640x480 clip
+12001, 1280x720 clip 12017, quiet machine): ratios 0.92 and 0.91.
 """
 
 from __future__ import annotations
