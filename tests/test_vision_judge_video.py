@@ -110,6 +110,14 @@ def test_text_verdict_in_french_and_english(judged):
     assert downs
     assert fr.count(" pose ") == len(downs) and en.count(" down ") == len(downs)
     assert "Voie : " in fr and "Route: " in en
+    # the route detector's notes read in French too (each one it wrote is known)
+    from ui.grimpe_video import _note
+
+    notes = verdict["route"]["problems"]
+    assert notes, "this clip has a hold placed from the route file"
+    assert all(_note(n, "fr") != n and _note(n, "fr") in fr for n in notes)
+    assert _note("hold 7b (green) not seen: placed from the route file", "fr") == \
+        "prise 7b (verte) non vue : placée d'après le fichier de voie"
 
 
 def test_overlapped_tracking_gives_the_sequential_verdict_frame_by_frame():

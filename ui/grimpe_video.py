@@ -174,6 +174,39 @@ _EVENT_WORDS = {"fr": {"down": "pose", "up": "lâche", "card_moved": "carte boug
                        "start": "départ", "finish": "arrivée"}}
 
 
+#: French for the route detector's notes (:mod:`vision.route_detect` writes them in English);
+#: a note not listed stays as written.
+_NOTES_FR: tuple[tuple[str, str], ...] = (
+    (r"hold (\S+) \((\w+)\) not seen: placed from the route file",
+     "prise {0} ({1}) non vue : placée d'après le fichier de voie"),
+    (r"(\d+) ring\(s\) seen that the route file does not have",
+     "{0} anneau(x) vu(s) que le fichier de voie n'a pas"),
+    (r"hold (\S+) seen by its colour where the route puts it \(its ring edge was not found\)",
+     "prise {0} vue par sa couleur là où la voie la place (le bord de son anneau n'a pas été trouvé)"),
+    (r"no route file: hold ids are named from detection \(h1 = lowest in the image\)",
+     "pas de fichier de voie : les prises sont nommées d'après la détection (h1 = la plus basse "
+     "de l'image)"),
+    (r"Départ/Arrivée cards not found: zones unknown",
+     "cartes Départ/Arrivée non trouvées : zones inconnues"),
+    (r"zones guessed from the Départ/Arrivée cards \(no route file\)",
+     "zones déduites des cartes Départ/Arrivée (pas de fichier de voie)"),
+)
+_COLOURS_FR = {"red": "rouge", "black": "noire", "blue": "bleue", "green": "verte", "yellow": "jaune"}
+
+
+def _note(text: str, lang: str) -> str:
+    """A route note in ``lang`` (French from :data:`_NOTES_FR`; English as written)."""
+    if lang != "fr":
+        return text
+    import re
+
+    for pattern, fr in _NOTES_FR:
+        m = re.fullmatch(pattern, text)
+        if m:
+            return fr.format(*(_COLOURS_FR.get(g, g) for g in m.groups()))
+    return text
+
+
 def _text(verdict: dict[str, Any], lang: str = "en") -> str:
     from games.grimpe.climb import Verdict, format_verdict
 
@@ -203,5 +236,5 @@ def _text(verdict: dict[str, Any], lang: str = "en") -> str:
         lines.append(w["route"].format(seen=seen, n=len(r["holds"]),
                                        flagged=", ".join(r["low_confidence"]) or w["none"]))
         for pr in r["problems"]:
-            lines.append(w["note"].format(text=pr))
+            lines.append(w["note"].format(text=_note(pr, lang)))
     return "\n".join(lines)
