@@ -133,7 +133,7 @@ def test_overlapped_tracking_gives_the_sequential_verdict_frame_by_frame():
         seen: list[tuple[int, bool]] = []
         ref = GrimpeReferee(route, fps=30.0)
         with VideoReader(clip / "video.mp4") as vr:
-            n = run_video(ref, vr, lambda i, f, r: seen.append((i, r is not None)),
+            n = run_video(ref, vr, lambda i, f, r, seen=seen: seen.append((i, r is not None)),
                           decode_all=overlap, overlap=overlap)
         verdict = ref.finish()
         ref.close()

@@ -184,8 +184,8 @@ _NOTES_FR: tuple[tuple[str, str], ...] = (
     (r"hold (\S+) seen by its colour where the route puts it \(its ring edge was not found\)",
      "prise {0} vue par sa couleur là où la voie la place (le bord de son anneau n'a pas été trouvé)"),
     (r"no route file: hold ids are named from detection \(h1 = lowest in the image\)",
-     "pas de fichier de voie : les prises sont nommées d'après la détection (h1 = la plus basse "
-     "de l'image)"),
+     ("pas de fichier de voie : les prises sont nommées d'après la détection (h1 = la plus "
+      "basse de l'image)")),
     (r"Départ/Arrivée cards not found: zones unknown",
      "cartes Départ/Arrivée non trouvées : zones inconnues"),
     (r"zones guessed from the Départ/Arrivée cards \(no route file\)",

@@ -31,8 +31,15 @@ import numpy as np
 
 from vision.landmarks import HAND_CONNECTIONS, NUM_LANDMARKS, PALM_LANDMARKS
 
-__all__ = ["Hand", "Hands", "HandTracker", "Handedness", "annotate", "filtered_native_stderr",
-           "swap_handedness"]
+__all__ = [
+    "Hand",
+    "HandTracker",
+    "Handedness",
+    "Hands",
+    "annotate",
+    "filtered_native_stderr",
+    "swap_handedness",
+]
 
 #: Lines MediaPipe 0.10.21 prints on every start (seen on these machines); nothing to act on.
 _NATIVE_NOTICES = re.compile(

@@ -32,7 +32,13 @@ import numpy as np
 
 from vision.arbiter import EventArbiter
 from vision.card_motion import CardMotionDetector
-from vision.contact import ContactDetector, ContactParams, OcclusionMeter, finger_targets, palm_size_px
+from vision.contact import (
+    ContactDetector,
+    ContactParams,
+    OcclusionMeter,
+    finger_targets,
+    palm_size_px,
+)
 from vision.filters import OneEuroFilter
 from vision.landmarks import FINGER_JOINTS, FINGERS
 from vision.observations import ContactObservation, FrameResult, RouteObservation
