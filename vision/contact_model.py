@@ -56,6 +56,16 @@ _ALONG_SIGMA = 0.22
 _ZONE_OVER_HOLD = 0.5  # a hold scoring less than this loses to a zone under the contact point
 
 
+_TIP, _DIP, _PIP, _MCP = (np.array([getattr(FINGER_JOINTS[f], a) for f in FINGERS], np.intp)
+                          for a in ("tip", "dip", "pip", "mcp"))
+
+
+def _row_norms(d: np.ndarray) -> np.ndarray:
+    """Euclidean length of each row of ``d`` (N, 2), as ``np.linalg.norm`` gives it for one
+    row (the dot product in ``d``'s own precision) without a call per row."""
+    return np.sqrt(np.einsum("ij,ij->i", d, d))
+
+
 def _palm(lm: np.ndarray) -> float:
     return max(float(np.linalg.norm(lm[0] - lm[9])), 1.0)
 
@@ -81,6 +91,9 @@ def best_targets(lm: np.ndarray, route: RouteObservation, prior: np.ndarray | No
     along_o = np.zeros(n, np.float32)
     across_o = np.zeros(n, np.float32)
     points = np.zeros((n, 2), np.float32)
+    zones = [(name, poly.astype(np.float32)) for name in ("start", "finish")
+             if (poly := route.zone_px(name)) is not None]
+    radii = np.maximum(H.radii_px, 1.0)
     for k, f in enumerate(FINGERS):
         j = FINGER_JOINTS[f]
         tip = lm[j.tip]
@@ -95,16 +108,14 @@ def best_targets(lm: np.ndarray, route: RouteObservation, prior: np.ndarray | No
         contact = tip + _ALONG_EXPECTED * palm * u
         points[k] = contact
         zone = None
-        for name in ("start", "finish"):
-            poly = route.zone_px(name)
-            if poly is not None and cv2.pointPolygonTest(
-                    poly.astype(np.float32), (float(contact[0]), float(contact[1])), False) >= 0:
+        for name, poly in zones:
+            if cv2.pointPolygonTest(poly, (float(contact[0]), float(contact[1])), False) >= 0:
                 zone = name
                 break
         if len(H):
             d = H.centres_px - tip
             along = d @ u / palm
-            across = np.abs(d @ v) / np.maximum(H.radii_px, 1.0)
+            across = np.abs(d @ v) / radii
             ok = (along >= _ALONG_RANGE[0]) & (along <= _ALONG_RANGE[1]) & (across <= 1.6)
             if ok.any():
                 s = np.exp(-0.5 * ((along - _ALONG_EXPECTED) / _ALONG_SIGMA) ** 2) * np.exp(
@@ -148,17 +159,15 @@ class ContactFeatures:
         palm = _palm(lm)
         targets, geo, along, across, points = best_targets(lm, route, prior)
         L = np.zeros((n, 3), np.float32)
-        for k, f in enumerate(FINGERS):
-            j = FINGER_JOINTS[f]
-            L[k, 0] = np.linalg.norm(lm[j.tip] - lm[j.dip]) / palm
-            L[k, 1] = np.linalg.norm(lm[j.dip] - lm[j.pip]) / palm
-            L[k, 2] = np.linalg.norm(lm[j.tip] - lm[j.mcp]) / palm
+        L[:, 0] = _row_norms(lm[_TIP] - lm[_DIP]) / palm
+        L[:, 1] = _row_norms(lm[_DIP] - lm[_PIP]) / palm
+        L[:, 2] = _row_norms(lm[_TIP] - lm[_MCP]) / palm
         self._lengths.append(L)
         base = np.percentile(np.asarray(self._lengths), self.baseline_pct, axis=0)
         R = L / np.maximum(base, 1e-6)
         rel_d = R[:, 0] - np.median(R[:, 0])
         rel_ext = R[:, 2] - np.median(R[:, 2])
-        tips = np.array([lm[FINGER_JOINTS[f].tip] for f in FINGERS], np.float64)
+        tips = lm[_TIP].astype(np.float64)
         ax = lm[9] - lm[0]
         ax = ax / max(float(np.linalg.norm(ax)), 1e-6)
         Rm = np.array([ax, [-ax[1], ax[0]]])
@@ -177,9 +186,11 @@ class ContactFeatures:
             local_speed = np.linalg.norm(hist[-1][2] - hist[-2][2], axis=1) / dt
             hand_speed = float(np.linalg.norm(hist[-1][3] - hist[-2][3]) / dt)
         rec = [h for h in hist if h[0] >= t_s - 0.3]
-        disp = np.max([np.linalg.norm(h[1] - rec[-1][1], axis=1) for h in rec], axis=0)
-        ldisp = np.max([np.linalg.norm(h[2] - rec[-1][2], axis=1) for h in rec], axis=0)
-        arrive = np.max([np.linalg.norm(h[2] - hist[-1][2], axis=1) for h in hist], axis=0)
+        # largest distance of each tip (image, and in the hand's frame) from where it is now,
+        # over the last 0.3 s, and in the hand's frame over the whole history
+        disp = np.linalg.norm(np.stack([h[1] for h in rec]) - rec[-1][1], axis=2).max(axis=0)
+        ldisp = np.linalg.norm(np.stack([h[2] for h in rec]) - rec[-1][2], axis=2).max(axis=0)
+        arrive = np.linalg.norm(np.stack([h[2] for h in hist]) - hist[-1][2], axis=2).max(axis=0)
         if len(rec) >= 2:
             speed_avg = disp / max(rec[-1][0] - rec[0][0], 1e-3)
         else:
