@@ -51,7 +51,12 @@ finds the next frame's hands in a worker thread while the referee judges the cur
 paused (a quiet machine), medians of 3 runs, two sessions of runs: 640x480 ratio 0.82-0.83
 with the overlap alone, 0.89 with ``dense_start`` off too; 1280x720 0.79-0.81, then 0.93.
 ``python -m vision.bench_judge --seeds $(seq 12001 12016) --hd-seed 12017`` (640x480 clip
-12001, 1280x720 clip 12017, quiet machine): ratios 0.92 and 0.91.
+12001, 1280x720 clip 12017, quiet machine): ratios 0.92 and 0.91. After the card-motion fix
+(``near_every`` 1) and cheaper contact features, medians of 3 on a quiet machine range over
+0.87-0.94 (640x480: 6001 0.87, 12201 0.90 and 0.94) and 0.91-0.93 (1280x720): at the 0.9 goal,
+not reliably above it. What still runs beside MediaPipe under the GIL (profiled, main thread,
+12201): contact 0.14 s, card motion 0.13 s, decoding 0.17 s (mostly without the GIL), route
+detection 0.08 s; MediaPipe's own Python wrapper then waits for the GIL.
 """
 
 from __future__ import annotations
