@@ -17,6 +17,7 @@ from games.grimpe.climb import (
     EventError,
     RouteHolds,
     Verdict,
+    detail_text,
     format_verdict,
     judge_events,
     parse_events,
@@ -121,6 +122,25 @@ def test_each_fault_code(code):
     # nothing after a fault changes the verdict
     more = judge(text + " " + "^t ^r ^l t>finish")
     assert more.fault.code == code and more.score == 0
+
+
+@pytest.mark.parametrize("code", FAULT_CODES)
+def test_each_fault_detail_reads_in_french(code):
+    """Every detail the judge writes (kept in English in the records) is shown in French, with
+    French finger and colour names; English shows it as written."""
+    v = judge(FAULT_CASES[code][0])
+    fr = detail_text(v.fault.detail, "fr")
+    assert fr != v.fault.detail
+    assert detail_text(v.fault.detail, "en") == v.fault.detail
+    for english in ("thumb", "ring", "little", "middle", "yellow", "green", "finger", " put "):
+        assert english not in fr, (v.fault.detail, fr)
+    assert fr in format_verdict(v, "fr")
+
+
+def test_french_detail_names_finger_and_colours():
+    d = "ring put into green hold 3a (green is for the middle finger)"
+    assert detail_text(d, "fr") == "annulaire posé dans la prise verte 3a (le vert est pour le majeur)"
+    assert detail_text("something new", "fr") == "something new"
 
 
 def test_fault_keeps_the_moves_made_but_scores_zero():

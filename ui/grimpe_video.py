@@ -169,9 +169,7 @@ _WORDS: dict[str, dict[str, str]] = {
     },
 }
 _EVENT_WORDS = {"fr": {"down": "pose", "up": "lâche", "card_moved": "carte bougée",
-                       "other_hand": "autre main", "thumb": "pouce", "index": "index",
-                       "middle": "majeur", "ring": "annulaire", "little": "auriculaire",
-                       "start": "départ", "finish": "arrivée"}}
+                       "other_hand": "autre main", "start": "départ", "finish": "arrivée"}}
 
 
 #: French for the route detector's notes (:mod:`vision.route_detect` writes them in English);
@@ -210,8 +208,10 @@ def _note(text: str, lang: str) -> str:
 def _text(verdict: dict[str, Any], lang: str = "en") -> str:
     from games.grimpe.climb import Verdict, format_verdict
 
+    from games.grimpe.climb import FINGER_NAMES
+
     w = _WORDS.get(lang, _WORDS["en"])
-    ew = _EVENT_WORDS.get(lang, {})
+    ew = {**_EVENT_WORDS.get(lang, {}), **FINGER_NAMES.get(lang, {})}
 
     def word(x: Any) -> str:
         return ew.get(str(x), str(x))

@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -57,6 +58,7 @@ from games.grimpe.cards import COLOURS, FINGERS, ColourMap
 __all__ = [
     "EVENT_TYPES",
     "FAULT_CODES",
+    "FINGER_NAMES",
     "POINTS",
     "RULES",
     "TARGET_FINISH",
@@ -70,6 +72,7 @@ __all__ = [
     "Notice",
     "RouteHolds",
     "Verdict",
+    "detail_text",
     "format_verdict",
     "judge_events",
     "load_events",
@@ -856,10 +859,70 @@ _TEXT = {
 }
 
 
+#: Finger names for the players (English names are the event log's own).
+FINGER_NAMES: dict[str, dict[str, str]] = {
+    "fr": {"thumb": "pouce", "index": "index", "middle": "majeur", "ring": "annulaire",
+           "little": "auriculaire"},
+}
+# colours as adjectives of "prise" (feminine) and as nouns (masculine)
+_COLOUR_FEM_FR = {"red": "rouge", "black": "noire", "blue": "bleue", "green": "verte", "yellow": "jaune"}
+_COLOUR_MASC_FR = {"red": "rouge", "black": "noir", "blue": "bleu", "green": "vert", "yellow": "jaune"}
+
+#: French for the judge's fault details (:meth:`ClimbJudge._fault` writes them in English and
+#: the records keep them so). In the French text, ``{fN}`` is group N as a finger, ``{cN}`` as
+#: a colour of a hold, ``{mN}`` as a colour noun, ``{N}`` as written.
+_DETAILS_FR: tuple[tuple[str, str], ...] = (
+    (r"the other hand touched the route", "l'autre main a touché le parcours"),
+    (r"card (\S+) of the route moved", "la carte {0} du parcours a bougé"),
+    (r"a card of the route moved", "une carte du parcours a bougé"),
+    (r"first contact: (\w+) off every target, not on the start zone",
+     "premier contact : {f0} hors de toute prise et zone, pas sur la zone de départ"),
+    (r"first contact: (\w+) on (\S+), not on the start zone",
+     "premier contact : {f0} sur {1}, pas sur la zone de départ"),
+    (r"(\w+) put down on (\S+) before the release was complete",
+     "{f0} posé sur {1} avant la fin du lâcher"),
+    (r"(\w+) put on the start zone after the start", "{f0} reposé sur la zone de départ après le départ"),
+    (r"(\w+) put down off every hold and zone", "{f0} posé hors de toute prise et zone"),
+    (r"(\w+) put into (\S+) where (\w+) already is", "{f0} posé dans {1}, où est déjà le {f2}"),
+    (r"(\w+) put into (\S+), a hold already left", "{f0} posé dans {1}, une prise déjà quittée"),
+    (r"(\w+) put into (\w+) hold (\S+) \((\w+) is for the (\w+) finger\)",
+     "{f0} posé dans la prise {c1} {2} (le {m3} est pour le {f4})"),
+    (r"(\w+) lifted with no other finger down", "{f0} levé sans autre doigt posé"),
+    (r"the finger kept, (\w+), is the previous anchor", "le doigt gardé, {f0}, est l'ancien appui"),
+    (r"the finger kept, (\w+), was not added in this move",
+     "le doigt gardé, {f0}, n'a pas été posé pendant ce mouvement"),
+)
+
+
+def detail_text(detail: str, lang: str = "en") -> str:
+    """A fault's detail in ``lang``: French from :data:`_DETAILS_FR` (finger and colour names
+    translated); a detail not listed, or English, stays as written."""
+    if lang != "fr":
+        return detail
+    fingers = FINGER_NAMES["fr"]
+    for pattern, fr in _DETAILS_FR:
+        m = re.fullmatch(pattern, detail)
+        if m:
+            kw: dict[str, str] = {}
+            for i, g in enumerate(m.groups()):
+                kw[f"f{i}"] = fingers.get(g, g)
+                kw[f"c{i}"] = _COLOUR_FEM_FR.get(g, g)
+                kw[f"m{i}"] = _COLOUR_MASC_FR.get(g, g)
+            return fr.format(*m.groups(), **kw)
+    return detail
+
+
 def format_verdict(verdict: Verdict, lang: str = "en") -> str:
     """A readable verdict in English or French (fault codes stay as they are)."""
     tx = _TEXT.get(lang, _TEXT["en"])
     rules = RULES.get(lang, RULES["en"])
+    names = FINGER_NAMES.get(lang, {})
+    colours = _COLOUR_FEM_FR if lang == "fr" else {}
+    zones = {TARGET_START: "départ", TARGET_FINISH: "arrivée"} if lang == "fr" else {}
+
+    def name(x: Any) -> str:
+        return names.get(x, zones.get(x, colours.get(x, x)))
+
     lines = [f"{tx[verdict.result]} — {tx['score']}: {verdict.score}"]
     if verdict.t_summit is not None:
         lines.append(tx["summit_at"].format(t=verdict.t_summit))
@@ -871,14 +934,14 @@ def format_verdict(verdict: Verdict, lang: str = "en") -> str:
             "  "
             + tx["move"].format(
                 i=i, fingers=m.fingers, points=m.points, s="" if m.points == 1 else "s",
-                t=m.t_end, anchor=m.anchor or "?", at=m.anchor_target or "?",
+                t=m.t_end, anchor=name(m.anchor or "?"), at=name(m.anchor_target or "?"),
             )
             + (" *" if m.overridden else "")
         )
         if m.placed:
             placed = ", ".join(
-                f"{p.get('finger')}→{p.get('target')}"
-                + (f" ({p['colour']})" if p.get("colour") else "")
+                f"{name(p.get('finger'))}→{name(p.get('target'))}"
+                + (f" ({name(p['colour'])})" if p.get("colour") else "")
                 for p in m.placed
             )
             lines.append(f"      {tx['placed']}: {placed}")
@@ -887,7 +950,7 @@ def format_verdict(verdict: Verdict, lang: str = "en") -> str:
         rule = rules.get(fl.code, fl.code)
         lines.append(tx["fault_line"].format(code=fl.code, t=fl.t, rule=rule))
         if fl.detail:
-            lines.append(f"  {tx['detail']}: {fl.detail}")
+            lines.append(f"  {tx['detail']}: {detail_text(fl.detail, lang)}")
         if fl.event:
             ev = ", ".join(f"{k}={v}" for k, v in fl.event.items())
             lines.append(f"  {tx['evidence']}: {ev}")
