@@ -206,9 +206,7 @@ def _note(text: str, lang: str) -> str:
 
 
 def _text(verdict: dict[str, Any], lang: str = "en") -> str:
-    from games.grimpe.climb import Verdict, format_verdict
-
-    from games.grimpe.climb import FINGER_NAMES
+    from games.grimpe.climb import FINGER_NAMES, Verdict, format_verdict
 
     w = _WORDS.get(lang, _WORDS["en"])
     ew = {**_EVENT_WORDS.get(lang, {}), **FINGER_NAMES.get(lang, {})}
