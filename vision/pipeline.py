@@ -472,7 +472,17 @@ def run_video(referee: GrimpeReferee, reader: Any,
         if on_frame is not None:
             on_frame(i, frame, res)
 
-    def drain(hands: Any = None) -> None:
+    def later(i: int, t: float, frame: np.ndarray | None) -> None:
+        # a frame not wanted: judged (or reported) in its turn, after the pending one
+        if pending is None:
+            emit(i, t, frame)
+        else:
+            after.append((i, t, frame))
+
+    def pending_hands() -> Any:
+        return pending[3].result() if pending is not None else None
+
+    def drain(hands: Any) -> None:
         nonlocal pending
         if pending is not None:
             i, t, frame, _ = pending
@@ -489,28 +499,25 @@ def run_video(referee: GrimpeReferee, reader: Any,
                 if not reader.skip():
                     break
                 n += 1
-                if pending is None:
-                    emit(idx, 0.0, None)
-                else:
-                    after.append((idx, 0.0, None))
+                later(idx, 0.0, None)
                 continue
             item = reader.read()
             if item is None:
                 break
             n += 1
             i, t, frame = item
-            if not wanted and pending is not None:
-                after.append((i, t, frame))
+            if not wanted:
+                later(i, t, frame)
                 continue
-            if pool is None or not wanted or not referee.steady:
-                drain(pending[3].result() if pending is not None else None)
+            hands = pending_hands()  # the tracker's calls never overlap
+            if pool is None or not referee.steady:
+                drain(hands)
                 emit(i, t, frame)
                 continue
-            hands = pending[3].result() if pending is not None else None
             fut = pool.submit(referee.track, frame, t)  # MediaPipe on this frame...
             drain(hands)  # ...while the one before is judged
             pending = (i, t, frame, fut)
-        drain(pending[3].result() if pending is not None else None)
+        drain(pending_hands())
     finally:
         if pool is not None:
             pool.shutdown(wait=True)
