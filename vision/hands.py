@@ -23,7 +23,7 @@ import re
 import sys
 import tempfile
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -287,13 +287,12 @@ class HandTracker:
         seen = frame if view is None else view.warp(frame)
         rgb = cv2.cvtColor(seen, cv2.COLOR_BGR2RGB)
         rgb.flags.writeable = False
-        if self._quiet_frames:  # MediaPipe loads its landmark model on the first hand seen
-            with filtered_native_stderr():
-                results = self._hands.process(rgb)
-            if results.multi_hand_landmarks or self._quiet_frames < 2:
-                self._quiet_frames -= 1
-        else:
+        # MediaPipe loads its landmark model on the first hand seen: filter until a frame after
+        quiet = self._quiet_frames > 0
+        with filtered_native_stderr() if quiet else nullcontext():
             results = self._hands.process(rgb)
+        if quiet and (results.multi_hand_landmarks or self._quiet_frames < 2):
+            self._quiet_frames -= 1
         h, w = seen.shape[:2]
         out = Hands.from_mediapipe(
             results, (w, h), mirrored=self.mirrored, frame_index=self._frame_index, t_s=t_s
