@@ -169,14 +169,14 @@ _WORDS: dict[str, dict[str, str]] = {
     },
 }
 _EVENT_WORDS = {"fr": {"down": "pose", "up": "lâche", "card_moved": "carte bougée",
-                       "other_hand": "autre main", "start": "départ", "finish": "arrivée"}}
+                       "other_hand": "autre main"}}
 
 
-#: French for the route detector's notes (:mod:`vision.route_detect` writes them in English);
-#: a note not listed stays as written.
+#: French for the route detector's notes (:mod:`vision.route_detect` writes them in English),
+#: as :func:`games.grimpe.climb.translated` reads them; a note not listed stays as written.
 _NOTES_FR: tuple[tuple[str, str], ...] = (
     (r"hold (\S+) \((\w+)\) not seen: placed from the route file",
-     "prise {0} ({1}) non vue : placée d'après le fichier de voie"),
+     "prise {0} ({c1}) non vue : placée d'après le fichier de voie"),
     (r"(\d+) ring\(s\) seen that the route file does not have",
      "{0} anneau(x) vu(s) que le fichier de voie n'a pas"),
     (r"hold (\S+) seen by its colour where the route puts it \(its ring edge was not found\)",
@@ -189,27 +189,20 @@ _NOTES_FR: tuple[tuple[str, str], ...] = (
     (r"zones guessed from the Départ/Arrivée cards \(no route file\)",
      "zones déduites des cartes Départ/Arrivée (pas de fichier de voie)"),
 )
-_COLOURS_FR = {"red": "rouge", "black": "noire", "blue": "bleue", "green": "verte", "yellow": "jaune"}
 
 
 def _note(text: str, lang: str) -> str:
     """A route note in ``lang`` (French from :data:`_NOTES_FR`; English as written)."""
-    if lang != "fr":
-        return text
-    import re
+    from games.grimpe.climb import translated
 
-    for pattern, fr in _NOTES_FR:
-        m = re.fullmatch(pattern, text)
-        if m:
-            return fr.format(*(_COLOURS_FR.get(g, g) for g in m.groups()))
-    return text
+    return translated(text, lang, _NOTES_FR)
 
 
 def _text(verdict: dict[str, Any], lang: str = "en") -> str:
-    from games.grimpe.climb import FINGER_NAMES, Verdict, format_verdict
+    from games.grimpe.climb import PLAYER_WORDS, Verdict, format_verdict
 
     w = _WORDS.get(lang, _WORDS["en"])
-    ew = {**_EVENT_WORDS.get(lang, {}), **FINGER_NAMES.get(lang, {})}
+    ew = {**_EVENT_WORDS.get(lang, {}), **PLAYER_WORDS.get(lang, {})}
 
     def word(x: Any) -> str:
         return ew.get(str(x), str(x))

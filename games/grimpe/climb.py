@@ -58,7 +58,7 @@ from games.grimpe.cards import COLOURS, FINGERS, ColourMap
 __all__ = [
     "EVENT_TYPES",
     "FAULT_CODES",
-    "FINGER_NAMES",
+    "PLAYER_WORDS",
     "POINTS",
     "RULES",
     "TARGET_FINISH",
@@ -78,6 +78,7 @@ __all__ = [
     "load_events",
     "parse_events",
     "points_for",
+    "translated",
 ]
 
 TARGET_START = "start"
@@ -859,18 +860,17 @@ _TEXT = {
 }
 
 
-#: Finger names for the players (English names are the event log's own).
-FINGER_NAMES: dict[str, dict[str, str]] = {
+#: Finger and zone names for the players (the English ones are the event log's own words).
+PLAYER_WORDS: dict[str, dict[str, str]] = {
     "fr": {"thumb": "pouce", "index": "index", "middle": "majeur", "ring": "annulaire",
-           "little": "auriculaire"},
+           "little": "auriculaire", TARGET_START: "départ", TARGET_FINISH: "arrivée"},
 }
 # colours as adjectives of "prise" (feminine) and as nouns (masculine)
 _COLOUR_FEM_FR = {"red": "rouge", "black": "noire", "blue": "bleue", "green": "verte", "yellow": "jaune"}
 _COLOUR_MASC_FR = {"red": "rouge", "black": "noir", "blue": "bleu", "green": "vert", "yellow": "jaune"}
 
 #: French for the judge's fault details (:meth:`ClimbJudge._fault` writes them in English and
-#: the records keep them so). In the French text, ``{fN}`` is group N as a finger, ``{cN}`` as
-#: a colour of a hold, ``{mN}`` as a colour noun, ``{N}`` as written.
+#: the records keep them so); see :func:`translated` for the placeholders.
 _DETAILS_FR: tuple[tuple[str, str], ...] = (
     (r"the other hand touched the route", "l'autre main a touché le parcours"),
     (r"card (\S+) of the route moved", "la carte {0} du parcours a bougé"),
@@ -894,34 +894,41 @@ _DETAILS_FR: tuple[tuple[str, str], ...] = (
 )
 
 
-def detail_text(detail: str, lang: str = "en") -> str:
-    """A fault's detail in ``lang``: French from :data:`_DETAILS_FR` (finger and colour names
-    translated); a detail not listed, or English, stays as written."""
+def translated(text: str, lang: str, patterns: Sequence[tuple[str, str]]) -> str:
+    """``text`` (an English sentence the code wrote) in ``lang``: the French of the first of
+    ``patterns`` (regex, French) that matches it whole, where ``{N}`` is group N as written,
+    ``{fN}`` group N as a finger or zone (:data:`PLAYER_WORDS`), ``{cN}`` as the colour of a hold
+    ("prise verte") and ``{mN}`` as a colour noun ("le vert"). English, or a sentence no pattern
+    matches, stays as written."""
     if lang != "fr":
-        return detail
-    fingers = FINGER_NAMES["fr"]
-    for pattern, fr in _DETAILS_FR:
-        m = re.fullmatch(pattern, detail)
+        return text
+    names = PLAYER_WORDS["fr"]
+    for pattern, fr in patterns:
+        m = re.fullmatch(pattern, text)
         if m:
             kw: dict[str, str] = {}
             for i, g in enumerate(m.groups()):
-                kw[f"f{i}"] = fingers.get(g, g)
+                kw[f"f{i}"] = names.get(g, g)
                 kw[f"c{i}"] = _COLOUR_FEM_FR.get(g, g)
                 kw[f"m{i}"] = _COLOUR_MASC_FR.get(g, g)
             return fr.format(*m.groups(), **kw)
-    return detail
+    return text
+
+
+def detail_text(detail: str, lang: str = "en") -> str:
+    """A fault's detail in ``lang`` (French from :data:`_DETAILS_FR`, see :func:`translated`)."""
+    return translated(detail, lang, _DETAILS_FR)
 
 
 def format_verdict(verdict: Verdict, lang: str = "en") -> str:
     """A readable verdict in English or French (fault codes stay as they are)."""
     tx = _TEXT.get(lang, _TEXT["en"])
     rules = RULES.get(lang, RULES["en"])
-    names = FINGER_NAMES.get(lang, {})
+    names = PLAYER_WORDS.get(lang, {})
     colours = _COLOUR_FEM_FR if lang == "fr" else {}
-    zones = {TARGET_START: "départ", TARGET_FINISH: "arrivée"} if lang == "fr" else {}
 
     def name(x: Any) -> str:
-        return names.get(x, zones.get(x, colours.get(x, x)))
+        return names.get(x, colours.get(x, x))
 
     lines = [f"{tx[verdict.result]} — {tx['score']}: {verdict.score}"]
     if verdict.t_summit is not None:
