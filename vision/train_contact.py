@@ -140,12 +140,12 @@ def _target_geometry(route: Any, target: str) -> tuple[np.ndarray, float, bool]:
 
 def on_samples(clip: dict[str, Any], stride: int) -> tuple[np.ndarray, np.ndarray, list[Any]]:
     """(X, y, rows): one sample per processed frame and finger with a target under it."""
-    from games.grimpe.cards import ColourMap
+    from vision.bench_judge import _colour_map
     from vision.contact import ContactDetector
 
     gt = clip["gt"]
-    cmap = ColourMap.from_dict(gt["colour_map"]) if gt.get("colour_map") else None
-    prior = ContactDetector(colour_map=cmap).colour_prior(clip["route"])  # as the detector chooses
+    # the holds' colour weights, as the detector chooses its targets
+    prior = ContactDetector(colour_map=_colour_map(gt)).colour_prior(clip["route"])
     fe = ContactFeatures()
     lab = _labels(gt)
     Xs, ys, rows = [], [], []
@@ -214,14 +214,13 @@ def _fit(clips: list[dict[str, Any]], stride: int, hidden: int = 32) -> dict[str
 
 
 def _evaluate(model: dict[str, Any], clip: dict[str, Any], stride: int) -> tuple[int, int, int, bool]:
-    from games.grimpe.cards import ColourMap
     from games.grimpe.climb import ClimbJudge
     from vision.arbiter import EventArbiter
-    from vision.bench_judge import match_events
+    from vision.bench_judge import _colour_map, match_events
     from vision.contact import ContactDetector
 
     gt = clip["gt"]
-    cmap = ColourMap.from_dict(gt["colour_map"]) if gt.get("colour_map") else None
+    cmap = _colour_map(gt)
     det = ContactDetector(model=model, colour_map=cmap)
     ev: list[dict[str, Any]] = []
     for lm, t, f, occ in clip["rec"]:
