@@ -234,7 +234,7 @@ def main(argv: list[str] | None = None) -> int:
                          "older version: git show REV:vision/card_motion.py > old.py); one "
                          "without reference_valid (af24ed0 and before) gets --mask full")
     ap.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
-                    help="a CardMotionDetector keyword argument (number), e.g. near_every=2")
+                    help="a CardMotionDetector keyword argument (number), e.g. coarse_zncc=-1")
     ap.add_argument("--cpu", action="store_true",
                     help="cost in CPU time of the stage's thread (steadier on a busy machine)")
     args = ap.parse_args(argv)

@@ -35,10 +35,8 @@ What is checked when (:meth:`CardMotionDetector.update`; a card moves only where
 - a card seen in place with no hand near it, and no hand near since (``CardTrack.clean``), is
   not checked while the hands stay away (one such card per call is checked all the same, for a
   hand MediaPipe missed);
-- a card found under the hand (``covered``) is checked one call in ``near_every`` while a hand
-  stays near it (default 1, every call: at 2, fresh seeds 9933 and 12113 lost their nudge, found
-  at 1 and by the detector before this work; checking cards seen in place that sparsely lost 4
-  of 18 nudges);
+- a card near a hand is checked on every call (checking a card found under the hand one call
+  in two lost the nudges of fresh seeds 9933 and 12113; cards seen in place, 4 of 18 nudges);
 - a card whose image has not changed since its last full check (the card and its ring for a
   card found in place, the whole card frame otherwise; <= 1 % of pixels off by > 10 grey
   levels) keeps that answer, except while a motion is being confirmed;
@@ -353,7 +351,6 @@ class CardMotionDetector:
         same_grey, same_frac: a card frame with at most ``same_frac`` of its pixels off by more
             than ``same_grey`` grey levels since the last full check is unchanged (that answer
             is kept).
-        near_every: a card found covered is checked one call in this many while a hand is near.
         coarse_zncc: an alignment at half size must reach this before the full one (-1: off).
     """
 
@@ -365,7 +362,7 @@ class CardMotionDetector:
                  margin_mm: float = 18.0, ring_mm: float = 4.0, max_px_per_mm: float = 1.0,
                  max_aligned: int = 2, learn_zncc: float = 0.95, max_rot_deg: float = 20.0,
                  ecc_iterations: int = 30, same_zncc: float = 0.99, gate_zncc: float = 0.35,
-                 same_grey: float = 10.0, same_frac: float = 0.01, near_every: int = 1,
+                 same_grey: float = 10.0, same_frac: float = 0.01,
                  coarse_zncc: float = 0.6) -> None:
         self.every = max(1, int(every))
         self.shift_mm = float(shift_mm)
@@ -384,7 +381,6 @@ class CardMotionDetector:
         self.gate_zncc = float(gate_zncc)
         self.same_grey = float(same_grey)
         self.same_frac = float(same_frac)
-        self.near_every = max(1, int(near_every))
         self.coarse_zncc = float(coarse_zncc)
         self.ring_mm = float(ring_mm)
         self.max_aligned = max(1, int(max_aligned))
@@ -692,15 +688,10 @@ class CardMotionDetector:
                mask: Any, hands: list[_Hand] | None) -> list[dict[str, Any]]:
         events: list[dict[str, Any]] = []
         spot_check = True
-        for i, tr in enumerate(todo):
+        for tr in todo:
             near = hands is None or any(h.reaches(tr.centre_px, tr.r_card_px) for h in hands)
             if near:
                 tr.clean = False
-                if (self.near_every > 1 and not tr.run and tr.last is not None
-                        and tr.last.status == _COVERED and (self._calls + i) % self.near_every):
-                    # under the hand at its last check: looked at one call in ``near_every``
-                    self.skipped += 1
-                    continue
             elif tr.clean and hands:
                 # no hand has come near since it was seen in place: it cannot have moved;
                 # one such card a call is checked all the same (a hand MediaPipe missed)
