@@ -12,7 +12,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vision.contact_model import FEATURE_NAMES, MODEL_PATH, STAY_FEATURE_NAMES, ContactNet
+from vision.contact_model import (
+    FEATURE_NAMES,
+    MODEL_PATH,
+    STAY_FEATURE_NAMES,
+    ContactNet,
+    lookahead_features,
+    lookahead_names,
+    stay_names,
+)
 from vision.pipeline import GrimpeReferee
 from vision.train_contact import train_mlp
 from vision.video import VideoReader
@@ -67,10 +75,14 @@ def test_contact_events_match_ground_truth(judged: tuple[dict, dict]) -> None:
 
 def test_model_file_matches_features() -> None:
     model = json.loads(MODEL_PATH.read_text())
-    on = ContactNet(model["on"], FEATURE_NAMES)
-    stay = ContactNet(model["stay"], STAY_FEATURE_NAMES)
-    p = on.predict(np.zeros((3, len(FEATURE_NAMES)), np.float32))
-    q = stay.predict(np.zeros((2, len(STAY_FEATURE_NAMES)), np.float32))
+    on_names = lookahead_names(tuple(model["on"].get("lookahead", ())))
+    stay_feats = stay_names(tuple(model["stay"].get("lookahead", ())))
+    on = ContactNet(model["on"], on_names)
+    stay = ContactNet(model["stay"], stay_feats)
+    assert on_names[:len(FEATURE_NAMES)] == FEATURE_NAMES
+    assert stay_feats[:len(STAY_FEATURE_NAMES)] == STAY_FEATURE_NAMES
+    p = on.predict(np.zeros((3, len(on_names)), np.float32))
+    q = stay.predict(np.zeros((2, len(stay_feats)), np.float32))
     assert p.shape == (3,) and q.shape == (2,) and np.all((p > 0) & (p < 1)) and np.all((q > 0) & (q < 1))
 
 
@@ -127,3 +139,54 @@ def test_missed_placement_is_rescued_when_the_last_finger_lifts(p_index: float, 
     assert ev is not None and ev["type"] == "down" and ev["finger"] == "index" and ev["target"] == hold
     assert ev["t"] == 0.0 and ev["frame"] == 0
     assert det.state[1] == hold
+
+
+def test_lookahead_features_are_changes_and_same_target() -> None:
+    """A later frame adds, per finger, how the cues changed since this frame and whether the
+    finger is still over the same target; a frame without a hand adds zeros."""
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(5, len(FEATURE_NAMES))).astype(np.float32)
+    later = X + 1.0
+    tg = ["3a", None, "start", "3a", None]
+    out = lookahead_features(X, tg, [(["3a", None, "finish", "3a", "4b"], later), None])
+    k = (len(out[0]) - len(FEATURE_NAMES)) // 2
+    assert out.shape == (5, len(FEATURE_NAMES) + 2 * k)
+    np.testing.assert_array_equal(out[:, :len(FEATURE_NAMES)], X)
+    np.testing.assert_allclose(out[:, len(FEATURE_NAMES):len(FEATURE_NAMES) + k - 1], 1.0, atol=1e-5)
+    assert list(out[:, len(FEATURE_NAMES) + k - 1]) == [1.0, 0.0, 0.0, 1.0, 0.0]
+    assert not out[:, len(FEATURE_NAMES) + k:].any()
+
+
+def test_detector_decides_on_the_features_it_was_trained_on() -> None:
+    """The detector decides a frame once the frames its model looks ahead to have come, and
+    the last frames when the video ends (``finish``). What it decides on must be exactly what
+    training builds from the whole clip: same look-ahead, same end of clip, same frames
+    without a hand (here the clip's exact landmarks, one processed frame in five dropped)."""
+    from vision.bench_judge import _colour_map
+    from vision.contact import ContactDetector
+    from vision.train_contact import on_samples
+
+    route = _route_of_clip()
+    gt = json.loads((CLIP / "ground_truth.json").read_text())
+    rec = []
+    for fr in gt["frames"]:
+        hands = [h for h in fr["hands"] if h["role"] == "climbing"]
+        lost = not hands or fr["frame"] % 10 == 4
+        lm = None if lost else np.asarray(hands[0]["landmarks_px"], np.float32)
+        rec.append((lm, float(fr["t"]), int(fr["frame"]), None))
+    det = ContactDetector(colour_map=_colour_map(gt))
+    assert max(det.lookahead) >= 2  # the model kept looks ahead
+    seen: list[np.ndarray] = []
+    predict = det.on_net.predict
+    det.on_net.predict = lambda X: (seen.append(X.copy()), predict(X))[1]  # type: ignore[method-assign]
+    decided_while_running = 0
+    for lm, t, f, occ in rec:
+        if f % 2 == 0:
+            det.update(lm, t, f, route, occ)
+            decided_while_running = len(seen)
+    det.finish()
+    _, _, rows = on_samples({"gt": gt, "route": route, "rec": rec}, 2, det.lookahead)
+    expected = [r[3] for r in rows if r[3] is not None]
+    assert len(seen) == len(expected) > decided_while_running  # the last ones wait for finish
+    for a, b in zip(seen, expected):
+        np.testing.assert_array_equal(a, b)

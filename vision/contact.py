@@ -14,12 +14,14 @@ of each hold is covered compared with the empty route.
 from __future__ import annotations
 
 import json
+from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
 import cv2
 import numpy as np
 
+from vision.contact_model import lookahead_features
 from vision.landmarks import FINGER_JOINTS, FINGERS
 from vision.observations import ContactObservation, RouteObservation
 
@@ -72,7 +74,7 @@ class ContactParams:
     wrong_level: float = 0.8
     wrong_s: float = 0.2
     stay_level: float = 0.3
-    off_s: float = 0.2
+    off_s: float = 0.066
     rescue_s: float = 1.0
     rescue_level: float = 0.1
     rescue_min_s: float = 0.066
@@ -229,16 +231,20 @@ class ContactDetector:
         from vision.contact_model import (
             FEATURE_NAMES,
             MODEL_PATH,
-            STAY_FEATURE_NAMES,
             ContactFeatures,
             ContactNet,
+            lookahead_names,
+            stay_names,
         )
 
         self.p = params or ContactParams()
         if model is None:
             model = json.loads(MODEL_PATH.read_text(encoding="utf-8"))
-        self.on_net = ContactNet(model["on"], FEATURE_NAMES)
-        self.stay_net = ContactNet(model["stay"], STAY_FEATURE_NAMES)
+        #: processed frames the classifier looks ahead (the decision on a frame waits for them)
+        self.lookahead: tuple[int, ...] = tuple(int(d) for d in model["on"].get("lookahead", ()))
+        self.on_net = ContactNet(model["on"], lookahead_names(self.lookahead))
+        self.stay_ahead: tuple[int, ...] = tuple(int(d) for d in model["stay"].get("lookahead", ()))
+        self.stay_net = ContactNet(model["stay"], stay_names(self.stay_ahead))
         self._i_speed = FEATURE_NAMES.index("speed")
         self._i_lspeed = FEATURE_NAMES.index("local_speed")
         self.features = ContactFeatures()
@@ -258,6 +264,11 @@ class ContactDetector:
         self._prior_cache: tuple[Any, np.ndarray] | None = None
         self._view_route: tuple[Any, RouteObservation] | None = None
         self._recent: list[tuple[float, int, list[str | None], np.ndarray, np.ndarray | None]] = []
+        # frames observed, not yet decided (the classifier looks ahead ``lookahead`` frames)
+        self._pending: deque[_Observed] = deque()
+        # frames decided, kept for a model that also looks back (negative offsets)
+        self._done: deque[_Observed] = deque(maxlen=max([-d for d in self.lookahead] + [1]))
+        self._shown = ContactObservation.none()
 
     def _rescue(self, k_up: int, t_s: float, route: RouteObservation,
                 up: tuple[float, int] | None = None) -> dict[str, Any] | None:
@@ -370,7 +381,9 @@ class ContactDetector:
         """``lm`` (21, 2) image px or None, ``route`` in image px; ``view``: a
         :class:`vision.table_view.TableView` to judge in (the table seen from above: an oblique
         camera's landmarks and holds are mapped into it); the observation's contact points are
-        in image px either way."""
+        in image px either way. With a look-ahead model, a frame is decided once the frames it
+        looks at have come: the events and the observation returned are those of the frame
+        ``max(lookahead)`` processed frames back (:meth:`finish` decides the last ones)."""
         if view is not None:
             key = (id(route), id(view))
             if self._view_route is None or self._view_route[0] != key:
@@ -378,19 +391,40 @@ class ContactDetector:
             route = self._view_route[1]
             if lm is not None:
                 lm = view.to_view(lm)
+        n = len(FINGERS)
+        if lm is None:
+            self.features.reset_motion()
+            ob = _Observed(t_s, frame_index, None, occlusion, route, [None] * n, None,
+                           np.zeros((n, 2), np.float32), view)
+        else:
+            cands, X, points = self.features.update(lm, t_s, route, occlusion, self.colour_prior(route))
+            ob = _Observed(t_s, frame_index, lm, occlusion, route, cands, X, points, view)
+        self._pending.append(ob)
+        events: list[dict[str, Any]] = []
+        while len(self._pending) > max((0, *self.lookahead, *self.stay_ahead)):
+            events += self._decide()
+        return self._shown, events
+
+    def _decide(self) -> list[dict[str, Any]]:
+        """Decide the oldest pending frame (its look-ahead frames are those pending after it,
+        the last one repeated at the end of the video)."""
+        ob = self._pending[0]
+        lm, t_s, frame_index, route, occlusion = ob.lm, ob.t_s, ob.frame_index, ob.route, ob.occlusion
+        cands, X, points = ob.cands, ob.X, ob.points
         p = self.p
         n = len(FINGERS)
         events: list[dict[str, Any]] = []
-        if lm is None:
-            self.features.reset_motion()
-            cands: list[str | None] = [None] * n
+        if X is None:
             prob = np.zeros(n, np.float32)
-            points = np.zeros((n, 2), np.float32)
-            X = None
         else:
-            cands, X, points = self.features.update(lm, t_s, route, occlusion, self.colour_prior(route))
-            prob = self.on_net.predict(X)
+            last = len(self._pending) - 1
+            done = self._done
+            fut = [self._pending[min(d, last)] if d >= 0 else
+                   (done[max(len(done) + d, 0)] if done else ob) for d in self.lookahead]
+            Xa = lookahead_features(X, cands, [None if o.X is None else (o.cands, o.X) for o in fut])
+            prob = self.on_net.predict(Xa)
             prob = np.where([c is not None for c in cands], prob, 0.0).astype(np.float32)
+        self._done.append(self._pending.popleft())
         if p.rescue_s > 0:
             self._recent.append((t_s, frame_index, list(cands), prob.copy(), None if lm is None else lm.copy()))
             while self._recent and self._recent[0][0] < t_s - p.rescue_s - 0.1:
@@ -454,6 +488,13 @@ class ContactDetector:
                         occ = float(occlusion[route.holds.index(cur)])
                     x = self._refs[k].features(lm, t_s, p_on, float(X[k, self._i_speed]),
                                                float(X[k, self._i_lspeed]), occ)
+                    if self.stay_ahead:
+                        last = len(self._pending) - 1
+                        fut = [self._pending[min(d - 1, last)] if last >= 0 else ob for d in self.stay_ahead]
+                        x = self._refs[k].features_ahead(x, [
+                            None if o.lm is None or o.X is None else
+                            (o.lm, o.t_s, o.cands[k] == cur, float(o.X[k, self._i_speed]),
+                             float(o.X[k, self._i_lspeed])) for o in fut])
                     stay = float(self.stay_net.predict(x[None])[0])
                 if stay >= p.stay_level:
                     self._off[k] = None
@@ -476,12 +517,31 @@ class ContactDetector:
                     self.confidence[k] = 0.0
                     self._off[k] = None
                     self._refs[k] = None
-        if view is not None:
-            points = view.to_image(points)
-        obs = ContactObservation(tuple(self.state), tuple(cands), np.clip(prob, 0, 1),
-                                 np.clip(self.confidence, 0, 1), points)
-        return obs, events
+        if ob.view is not None:
+            points = ob.view.to_image(points)
+        self._shown = ContactObservation(tuple(self.state), tuple(cands), np.clip(prob, 0, 1),
+                                         np.clip(self.confidence, 0, 1), points)
+        return events
 
-    def finish(self, t_s: float, frame_index: int) -> list[dict[str, Any]]:
-        """Nothing is emitted at the end: fingers still down stay down (the judge decides)."""
-        return []
+    def finish(self, t_s: float = 0.0, frame_index: int = 0) -> list[dict[str, Any]]:
+        """Decide the frames still waiting for their look-ahead (the video ended) and return
+        their events; fingers still down stay down (the judge decides)."""
+        events: list[dict[str, Any]] = []
+        while self._pending:
+            events += self._decide()
+        return events
+
+
+@dataclass
+class _Observed:
+    """A frame's contact cues, kept until the frames its decision looks at have come."""
+
+    t_s: float
+    frame_index: int
+    lm: np.ndarray | None
+    occlusion: np.ndarray | None
+    route: RouteObservation
+    cands: list[str | None]
+    X: np.ndarray | None
+    points: np.ndarray
+    view: Any

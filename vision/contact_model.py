@@ -32,12 +32,16 @@ from vision.observations import RouteObservation
 
 __all__ = [
     "FEATURE_NAMES",
+    "LOOKAHEAD_BASE",
     "MODEL_PATH",
     "STAY_FEATURE_NAMES",
     "ContactFeatures",
     "ContactNet",
     "StayReference",
     "best_targets",
+    "lookahead_features",
+    "lookahead_names",
+    "stay_names",
 ]
 
 MODEL_PATH = Path(__file__).with_name("contact_model.json")
@@ -49,6 +53,43 @@ FEATURE_NAMES: tuple[str, ...] = (
     "hand_speed", "tip_to_palm", "dr_seg_d_02", "dr_ext_02", "dgeo_02", "min_r_seg_d_05",
     "f_thumb", "f_index", "f_middle", "f_ring", "f_little",
 )
+
+#: the features looked at again a few processed frames later (offline judging may wait for
+#: them): whether the finger settled (still, short, over the same target) tells a finger
+#: arriving on a hold from one passing over it or still lowering onto it
+LOOKAHEAD_BASE: tuple[str, ...] = (
+    "geo", "occ", "r_seg_d", "r_ext", "rel_d", "rel_ext", "speed", "disp_03", "local_disp_03",
+    "dr_seg_d_02",
+)
+_LA_COLS = np.array([FEATURE_NAMES.index(n) for n in LOOKAHEAD_BASE], np.intp)
+
+
+def lookahead_names(offsets: tuple[int, ...]) -> tuple[str, ...]:
+    """The feature names of a model that looks ``offsets`` processed frames ahead."""
+    return FEATURE_NAMES + tuple(f"{n}+{d}" for d in offsets for n in (*LOOKAHEAD_BASE, "same"))
+
+
+def lookahead_features(X: np.ndarray, targets: list[str | None],
+                       future: list[tuple[list[str | None], np.ndarray] | None]) -> np.ndarray:
+    """X (5, F) of a frame extended with, for each later frame in ``future`` ((targets, X) or
+    None when the hand was lost there), the change of the :data:`LOOKAHEAD_BASE` features
+    since this frame and whether the finger is over the same target (zeros when lost)."""
+    if not future:
+        return X
+    n = X.shape[0]
+    k = len(LOOKAHEAD_BASE) + 1
+    out = np.zeros((n, X.shape[1] + k * len(future)), np.float32)
+    out[:, :X.shape[1]] = X
+    now = X[:, _LA_COLS]
+    for i, fut in enumerate(future):
+        if fut is None:
+            continue
+        tg, Xf = fut
+        c = X.shape[1] + i * k
+        out[:, c:c + k - 1] = Xf[:, _LA_COLS] - now
+        out[:, c + k - 1] = [1.0 if t is not None and t == tf else 0.0 for t, tf in zip(targets, tg)]
+    return out
+
 
 _ALONG_EXPECTED = -0.2  # palm sizes: contact lies this far back from MediaPipe's tip
 _ALONG_RANGE = (-0.6, 0.15)
@@ -252,6 +293,16 @@ STAY_FEATURE_NAMES: tuple[str, ...] = (
 )
 
 
+#: the "still down?" cues looked at again in later frames (their change since this frame)
+_STAY_AHEAD = slice(1, 10)  # dist_seg .. local_speed
+
+
+def stay_names(offsets: tuple[int, ...]) -> tuple[str, ...]:
+    """The feature names of a "still down?" model that looks ``offsets`` frames ahead."""
+    base = STAY_FEATURE_NAMES[_STAY_AHEAD]
+    return STAY_FEATURE_NAMES + tuple(f"{n}+{d}" for d in offsets for n in (*base, "same"))
+
+
 def _seg_dist(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> float:
     ab = b - a
     t = float(np.clip(np.dot(p - a, ab) / max(float(np.dot(ab, ab)), 1e-9), 0.0, 1.0))
@@ -301,6 +352,28 @@ class StayReference:
                   float(self.is_zone))
         x[13 + self.k] = 1.0
         return x
+
+
+    def features_ahead(self, x: np.ndarray,
+                       future: list[tuple[np.ndarray, float, bool, float, float] | None]) -> np.ndarray:
+        """``x`` (this frame's :meth:`features`) extended with, for each later frame in
+        ``future`` ((landmarks, time, same target under the finger, speed, local speed) or None
+        when the hand was lost there), the change of the cues since this frame and whether
+        the finger is still over its target (zeros when lost)."""
+        if not future:
+            return x
+        base = x[_STAY_AHEAD]
+        k = len(base) + 1
+        out = np.zeros(len(x) + k * len(future), np.float32)
+        out[:len(x)] = x
+        for i, fut in enumerate(future):
+            if fut is None:
+                continue
+            lm, t_s, same, speed, local_speed = fut
+            c = len(x) + i * k
+            out[c:c + k - 1] = self.features(lm, t_s, 0.0, speed, local_speed, 0.0)[_STAY_AHEAD] - base
+            out[c + k - 1] = float(same)
+        return out
 
 
 def _local_tip(lm: np.ndarray, i: int) -> np.ndarray:

@@ -140,6 +140,8 @@ class GrimpeReferee:
     (``arbitre grimpe judge --json`` format, plus ``events`` and ``route`` evidence).
     """
 
+    #: how long events are held before the judge sees them, beyond the contact classifier's
+    #: look-ahead (:attr:`vision.contact.ContactDetector.lookahead`), which is added per clip
     delay_s = 0.6
     #: Process every frame until the route is found (off: one frame in ``stride`` from the
     #: start, 7-13 % fewer MediaPipe calls on 3-5 s clips, and the hands tracked ahead from the
@@ -291,7 +293,9 @@ class GrimpeReferee:
                 self.view = TableView.for_route(route, (frame.shape[1], frame.shape[0]))
         if route is not None and self.judge is None:
             self.judge = self._ClimbJudge(self._judge_route(), self.colour_map)
-            self.arbiter = EventArbiter(self.judge, delay_s=self.delay_s)
+            c = self.contacts
+            ahead_s = max((0, *c.lookahead, *c.stay_ahead)) * self.stride / self.fps
+            self.arbiter = EventArbiter(self.judge, delay_s=self.delay_s + ahead_s)
         if route is not None and self.route_detector.done and self.occlusion is None:
             self._start_route(route)
         new: list[dict[str, Any]] = []
@@ -396,7 +400,8 @@ class GrimpeReferee:
         :class:`vision.arbiter.EventArbiter`), ``view`` (when an oblique camera was judged in
         the table view), ``fault_frame``, ``route`` (holds seen, flagged, problems) and
         ``frames`` (seen, processed, with a hand)."""
-        self._queue([], self._t_last, flush=True)
+        # the last frames' contacts were waiting for frames ahead that will not come
+        self._queue(self.contacts.finish(self._t_last, self._frame_last), self._t_last, flush=True)
         v = self._verdict_dict()
         route = self.route
         if v.get("fault") and isinstance(v["fault"].get("event"), dict):
