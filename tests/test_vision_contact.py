@@ -190,3 +190,39 @@ def test_detector_decides_on_the_features_it_was_trained_on() -> None:
     assert len(seen) == len(expected) > decided_while_running  # the last ones wait for finish
     for a, b in zip(seen, expected):
         np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize(("over_until", "now", "expect"), [
+    (0.8, 0.8, ["down"]),          # still on the start zone when the placement is confirmed
+    (0.8, 1.2, ["down", "up"]),    # left the zone since: down, then up when it left
+    (0.2, 0.8, []),                # left before the placement began: not the start finger
+])
+def test_missed_start_is_rescued_when_the_first_placement_is_on_a_hold(
+        over_until: float, now: float, expect: list[str]) -> None:
+    """The rules' start: one finger on the start zone first. When the first finger confirmed
+    lands on a hold, a finger that was over the start zone (weak evidence) from before that
+    placement began until it began is put down on the start zone; one gone before is not."""
+    from vision.contact import ContactDetector
+
+    route = _route_of_clip()
+    assert route is not None and route.zone_px("start") is not None
+    hold = route.holds.ids[0]
+    det = ContactDetector()
+    far = np.full((21, 2), -5000.0, np.float32)  # no contact point near any zone
+    for i in range(int(round(now * 15)) + 1):  # 15 processed frames/s
+        t = i / 15
+        on = t <= over_until + 1e-6
+        cands = [None, hold if t >= 0.4 else None, "start" if on else None, None, None]
+        prob = np.array([0, 0.9 if t >= 0.4 else 0, 0.2 if on else 0, 0, 0], np.float32)
+        det._recent.append((t, 2 * i, cands, prob, far))
+    ev = det._start_rescue(1, 0.4, route)
+    assert [e["type"] for e in ev] == expect
+    if not expect:
+        assert not det.started and det.state[2] is None
+        return
+    assert ev[0]["finger"] == "middle" and ev[0]["target"] == "start" and ev[0]["t"] == 0.0
+    assert det.started
+    if "up" in expect:
+        assert det.state[2] is None and abs(ev[1]["t"] - (over_until + 1 / 15)) < 1e-3
+    else:
+        assert det.state[2] == "start"

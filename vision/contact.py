@@ -69,6 +69,12 @@ class ContactParams:
     across_min: float = 0.04
     on_level: float = 0.5
     on_s: float = 0.066
+    start_level: float = 0.5
+    start_weak_s: float = 0.3
+    start_rescue_s: float = 1.0
+    start_rescue_min_s: float = 0.2
+    start_rescue_level: float = 0.1
+    start_rescue_margin: float = 0.15
     keep_level: float = 0.3
     prestart_s: float = 0.6
     wrong_level: float = 0.8
@@ -84,6 +90,9 @@ class ContactParams:
     back_s: float = 0.6
     back_level: float = 0.3
     back_tip_palm: float = 0.2
+
+
+_CONTACT_BACK_PALM = -0.2  # the contact point lies this far along the finger from the tip
 
 
 def _finger_axes(lm: np.ndarray, finger: str) -> tuple[np.ndarray, np.ndarray, float]:
@@ -264,6 +273,8 @@ class ContactDetector:
         self._prior_cache: tuple[Any, np.ndarray] | None = None
         self._view_route: tuple[Any, RouteObservation] | None = None
         self._recent: list[tuple[float, int, list[str | None], np.ndarray, np.ndarray | None]] = []
+        # the recent decided frames kept for the rescues and the date-back
+        self._keep_s = max(self.p.rescue_s, self.p.start_rescue_s + self.p.prestart_s, self.p.back_s) + 0.1
         # frames observed, not yet decided (the classifier looks ahead ``lookahead`` frames)
         self._pending: deque[_Observed] = deque()
         # frames decided, kept for a model that also looks back (negative offsets)
@@ -317,6 +328,78 @@ class ContactDetector:
             t0, f0 = (before[-1][0], before[-1][1]) if before else (up[0] - 1e-3, up[1])
         return {"t": round(t0, 4), "type": "down", "finger": FINGERS[k], "target": c, "frame": f0,
                 "confidence": round(conf, 3)}
+
+    def _start_rescue(self, k_first: int, t_first: float, route: RouteObservation) -> list[dict[str, Any]]:
+        """Before the climb has started, finger ``k_first`` is confirmed on a hold (its run
+        began at ``t_first``): a ``bad_start`` in the rules, but far more often a start the
+        classifier missed (a thumb pressing on the Départ card, or a finger on the card's
+        edge next to a hold). Another finger that was over the start zone (its contact point
+        inside the zone or less than ``start_rescue_margin`` palm sizes out, or the zone its
+        target) for at least ``start_rescue_min_s`` in the ``start_rescue_s`` before, and still
+        there when the placement began, is put down on the start zone for that time (the
+        finger with the most evidence): a down event dated to the time it came over the zone,
+        and an up when it has left it since. No events when there is no such finger."""
+        p = self.p
+        poly = route.zone_px("start")
+        if poly is None:
+            return []
+        poly = poly.astype(np.float32)
+        rows = [r for r in self._recent if r[0] >= t_first - p.start_rescue_s - 1e-6]
+        best: tuple[float, int, int, int] | None = None  # (score, finger, first row, last row)
+        for j in range(len(FINGERS)):
+            if j == k_first or self.state[j] is not None:
+                continue
+            over = [self._over_start(r, j, poly) for r in rows]
+            i = 0
+            while i < len(rows):
+                if not over[i]:
+                    i += 1
+                    continue
+                e = i
+                while e + 1 < len(rows) and over[e + 1]:
+                    e += 1
+                if (rows[e][0] - rows[i][0] >= p.start_rescue_min_s - 1e-6 and rows[i][0] <= t_first + 1e-6
+                        and rows[e][0] >= t_first - p.rescue_gap_s - 1e-6):
+                    # time over the zone first (a frame counts half), then the evidence
+                    score = float(sum(0.5 + r[3][j] for r in rows[i:e + 1]))
+                    if best is None or score > best[0]:
+                        best = (score, j, i, e)
+                i = e + 1
+        if best is None:
+            return []
+        _, j, i, e = best
+        first = rows[i]
+        if first[4] is None:
+            return []
+        conf = float(np.clip(np.mean([r[3][j] for r in rows[i:e + 1]]), 0, 1))
+        self.started = True
+        events = [{"t": round(first[0], 4), "type": "down", "finger": FINGERS[j], "target": "start",
+                   "frame": first[1], "confidence": round(conf, 3)}]
+        if e + 1 < len(rows) and rows[-1][0] - rows[e][0] >= p.off_s - 1e-6:
+            events.append({"t": round(rows[e + 1][0], 4), "type": "up", "finger": FINGERS[j],
+                           "frame": rows[e + 1][1], "confidence": round(conf, 3)})
+            return events
+        self.state[j] = "start"
+        self.confidence[j] = conf
+        self._refs[j] = self._reference(first[4], j, first[0], "start", route)
+        self._off[j] = None
+        self._run[j] = None
+        return events
+
+    def _over_start(self, row: tuple[Any, ...], j: int, poly: np.ndarray) -> bool:
+        """Was finger ``j`` over the start zone in this recent row (see :meth:`_start_rescue`)?
+        Its contact point may lie up to ``start_rescue_margin`` palm sizes outside the zone
+        (MediaPipe's tip is off by that much)."""
+        if row[2][j] == "start":
+            return True
+        lm = row[4]
+        if lm is None:
+            return False
+        palm = palm_size_px(lm)
+        tip, u, _ = _finger_axes(lm, FINGERS[j])
+        contact = tip + _CONTACT_BACK_PALM * palm * u
+        return cv2.pointPolygonTest(poly, (float(contact[0]), float(contact[1])), True) >= \
+            -self.p.start_rescue_margin * palm
 
     def _date_back(self, k: int, target: str, t_s: float, frame_index: int, lm0: np.ndarray
                    ) -> tuple[float, int]:
@@ -427,13 +510,15 @@ class ContactDetector:
         self._done.append(self._pending.popleft())
         if p.rescue_s > 0:
             self._recent.append((t_s, frame_index, list(cands), prob.copy(), None if lm is None else lm.copy()))
-            while self._recent and self._recent[0][0] < t_s - p.rescue_s - 0.1:
+            while self._recent and self._recent[0][0] < t_s - self._keep_s:
                 self._recent.pop(0)
         for k, f in enumerate(FINGERS):
             cur = self.state[k]
             if cur is None:
                 run0 = self._run[k]
                 level = p.keep_level if run0 is not None and run0[0] == cands[k] else p.on_level
+                if cands[k] == "start" and not self.started:
+                    level = min(level, p.start_level)
                 c = cands[k] if prob[k] >= level else None
                 # a hold of another colour, or the start zone once the climb has started, is a
                 # fault if true: it must be seen clearly (rare, and the rules punish it); so must
@@ -460,6 +545,8 @@ class ContactDetector:
                 run[3].append(float(prob[k]))
                 run[5] = t_s
                 need = p.on_s if (self.started or c == "start") else p.prestart_s
+                if c == "start" and not self.started and min(run[3]) < p.on_level:
+                    need = max(need, p.start_weak_s)
                 if wrong:
                     need = max(need, p.wrong_s)
                 if t_s - run[1] >= need - 1e-6:
@@ -469,6 +556,8 @@ class ContactDetector:
                             rj = self._run[j]
                             if j != k and rj is not None and rj[0] != "start":
                                 self._run[j] = None
+                    if c != "start" and not self.started and p.start_rescue_s > 0:
+                        events += self._start_rescue(k, run[1], route)
                     conf = float(np.clip(np.mean(run[3]), 0, 1))
                     self.state[k] = c
                     self.confidence[k] = conf
