@@ -226,3 +226,25 @@ def test_missed_start_is_rescued_when_the_first_placement_is_on_a_hold(
         assert det.state[2] is None and abs(ev[1]["t"] - (over_until + 1 / 15)) < 1e-3
     else:
         assert det.state[2] == "start"
+
+
+@pytest.mark.parametrize(("target", "gap_s", "kept"), [("3a", 0.2, False), ("3a", 0.5, True),
+                                                       ("4b", 0.2, True)])
+def test_a_finger_put_back_on_the_hold_it_just_left_never_left_it(target: str, gap_s: float,
+                                                                     kept: bool) -> None:
+    """A lift followed within ``relift_s`` by the same finger going down on the same target
+    is a break in MediaPipe's pose, not a lift (it would read as a used hold): both events
+    are dropped. Later, or onto another target, both stand. A lift is held until then."""
+    from vision.contact import ContactDetector
+
+    det = ContactDetector()
+    up = {"t": 1.0, "type": "up", "finger": "index", "frame": 30, "confidence": 0.9}
+    det._left[id(up)] = "3a"
+    det._t_decided = 1.0
+    assert det._settle([up]) == []  # held back
+    down = {"t": 1.0 + gap_s, "type": "down", "finger": "index", "target": target,
+            "frame": 30 + round(30 * gap_s), "confidence": 0.9}
+    det._t_decided = down["t"]
+    out = det._settle([down])
+    out += det._settle([], flush=True)
+    assert sorted(e["type"] for e in out) == (["down", "up"] if kept else [])

@@ -75,6 +75,7 @@ class ContactParams:
     start_rescue_min_s: float = 0.2
     start_rescue_level: float = 0.1
     start_rescue_margin: float = 0.15
+    relift_s: float = 0.35
     keep_level: float = 0.3
     prestart_s: float = 0.6
     wrong_level: float = 0.8
@@ -280,6 +281,10 @@ class ContactDetector:
         # frames decided, kept for a model that also looks back (negative offsets)
         self._done: deque[_Observed] = deque(maxlen=max([-d for d in self.lookahead] + [1]))
         self._shown = ContactObservation.none()
+        # lifts held back (see _settle), and the target each lift left
+        self._held: list[dict[str, Any]] = []
+        self._left: dict[int, str] = {}
+        self._t_decided = 0.0
 
     def _rescue(self, k_up: int, t_s: float, route: RouteObservation,
                 up: tuple[float, int] | None = None) -> dict[str, Any] | None:
@@ -486,13 +491,43 @@ class ContactDetector:
         events: list[dict[str, Any]] = []
         while len(self._pending) > max((0, *self.lookahead, *self.stay_ahead)):
             events += self._decide()
-        return self._shown, events
+        return self._shown, self._settle(events)
+
+    def _settle(self, new: list[dict[str, Any]], flush: bool = False) -> list[dict[str, Any]]:
+        """Hold each lift for ``relift_s`` (of decided time): a finger put back on the target it
+        left within that time never left it (MediaPipe's pose broke for a moment), so the lift
+        and the new down are both dropped. Other events pass at once (the referee orders
+        events by time before the judge sees them)."""
+        out: list[dict[str, Any]] = []
+        for e in new:
+            if e["type"] == "down" and self.p.relift_s > 0:
+                back = next((h for h in self._held if h["finger"] == e["finger"]
+                             and self._left.get(id(h)) == e["target"]
+                             and e["t"] - h["t"] <= self.p.relift_s + 1e-9), None)
+                if back is not None:
+                    self._held.remove(back)
+                    self._left.pop(id(back), None)
+                    continue
+            if e["type"] == "up" and self.p.relift_s > 0:
+                self._held.append(e)
+            else:
+                out.append(e)
+        keep = []
+        for h in self._held:
+            if flush or h["t"] < self._t_decided - self.p.relift_s - 1e-9:
+                out.append(h)
+                self._left.pop(id(h), None)
+            else:
+                keep.append(h)
+        self._held = keep
+        return out
 
     def _decide(self) -> list[dict[str, Any]]:
         """Decide the oldest pending frame (its look-ahead frames are those pending after it,
         the last one repeated at the end of the video)."""
         ob = self._pending[0]
         lm, t_s, frame_index, route, occlusion = ob.lm, ob.t_s, ob.frame_index, ob.route, ob.occlusion
+        self._t_decided = t_s
         cands, X, points = ob.cands, ob.X, ob.points
         p = self.p
         n = len(FINGERS)
@@ -602,6 +637,7 @@ class ContactDetector:
                             events.append(res)
                     events.append({"t": round(t_up, 4), "type": "up", "finger": f, "frame": f_up,
                                    "confidence": round(float(np.mean(off[2])), 3)})
+                    self._left[id(events[-1])] = cur
                     self.state[k] = None
                     self.confidence[k] = 0.0
                     self._off[k] = None
@@ -618,7 +654,7 @@ class ContactDetector:
         events: list[dict[str, Any]] = []
         while self._pending:
             events += self._decide()
-        return events
+        return self._settle(events, flush=True)
 
 
 @dataclass

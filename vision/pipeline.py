@@ -141,7 +141,8 @@ class GrimpeReferee:
     """
 
     #: how long events are held before the judge sees them, beyond the contact classifier's
-    #: look-ahead (:attr:`vision.contact.ContactDetector.lookahead`), which is added per clip
+    #: look-ahead (:attr:`vision.contact.ContactDetector.lookahead`) and the time a lift is
+    #: held back (``ContactParams.relift_s``), which are added per clip
     delay_s = 0.6
     #: Process every frame until the route is found (off: one frame in ``stride`` from the
     #: start, 7-13 % fewer MediaPipe calls on 3-5 s clips, and the hands tracked ahead from the
@@ -294,7 +295,7 @@ class GrimpeReferee:
         if route is not None and self.judge is None:
             self.judge = self._ClimbJudge(self._judge_route(), self.colour_map)
             c = self.contacts
-            ahead_s = max((0, *c.lookahead, *c.stay_ahead)) * self.stride / self.fps
+            ahead_s = max((0, *c.lookahead, *c.stay_ahead)) * self.stride / self.fps + c.p.relift_s
             self.arbiter = EventArbiter(self.judge, delay_s=self.delay_s + ahead_s)
         if route is not None and self.route_detector.done and self.occlusion is None:
             self._start_route(route)
