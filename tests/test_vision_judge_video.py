@@ -144,3 +144,34 @@ def test_overlapped_tracking_gives_the_sequential_verdict_frame_by_frame():
         assert ovl[key] == seq[key], key
     assert all(judged for _, judged in ovl_seen)  # decode_all: every frame has a result
     assert sum(judged for _, judged in seq_seen) == seq["frames"]["processed"]
+
+
+def test_annotated_frames_show_the_contacts_decided_for_them():
+    """The detector decides a frame ~0.4 s later (it looks ahead); the annotated video must
+    still draw, on each frame, the contact state decided for that frame, not a stale one."""
+    from vision.annotate import ContactSync
+    from vision.pipeline import GrimpeReferee, run_video
+
+    route = json.loads((CLIP / "route.json").read_text())
+    drawn: list[tuple[int, int]] = []
+    with VideoReader(CLIP / "video.mp4") as vr:
+        ref = GrimpeReferee(route, fps=vr.fps)
+        assert max(ref.contacts.lookahead) >= 2
+        ref.annotate = lambda frame, res: (drawn.append((res.frame_index, res.contacts.frame_index)), frame)[1]
+        sync = ContactSync(ref, lambda img: None)
+        lag = []
+
+        def push(i, frame, res):
+            if frame is not None:
+                lag.append(i - res.contacts.frame_index)
+                sync.push(frame, res)
+
+        n = run_video(ref, vr, push, decode_all=True)
+        ref.finish()
+        sync.close()
+        ref.close()
+    assert [i for i, _ in drawn] == list(range(n))  # every frame, in order
+    decided = [(i, c) for i, c in drawn if c >= 0]
+    assert decided and max(lag) >= 2 * max(ref.contacts.lookahead) - 1  # live results lag
+    # each frame shows the latest state decided for it or for the frame just before it
+    assert all(0 <= i - c < ref.stride for i, c in decided), decided[:20]

@@ -88,6 +88,7 @@ def judge_video(args: argparse.Namespace) -> int:
     import cv2
     from tqdm import tqdm
 
+    from vision.annotate import ContactSync
     from vision.pipeline import GrimpeReferee, run_video
     from vision.route_detect import RouteNotFound
     from vision.video import VideoError, VideoReader
@@ -110,15 +111,19 @@ def judge_video(args: argparse.Namespace) -> int:
             if not writer.isOpened():
                 raise UserError(f"{args.annotated_out}: cannot write a video there (use .mp4)")
         total = reader.info.frame_count or None
+        # each frame drawn with the contact state decided for it (decided a little later)
+        sync = None if writer is None else ContactSync(referee, writer.write)
         with tqdm(total=total, desc="judging", unit="frame", disable=None, file=sys.stderr) as bar:
 
             def shown(i: int, frame: Any, result: Any) -> None:
-                if writer is not None and frame is not None:
-                    writer.write(referee.annotate(frame, result))
+                if sync is not None and frame is not None:
+                    sync.push(frame, result)
                 bar.update(1)
 
             run_video(referee, reader, shown, decode_all=writer is not None)
         verdict = referee.finish()
+        if sync is not None:
+            sync.close()
         frames = verdict["frames"]
         if referee.route is None:
             raise UserError(

@@ -101,3 +101,44 @@ def annotate_frame(frame_bgr: np.ndarray, result: FrameResult, colour_map: Any =
         _text(img, f"SUMMIT  score {verdict.get('score')}", (8, h - int(12 * scale / 0.6)), scale * 1.1,
               (255, 255, 255), 2)
     return img
+
+
+class ContactSync:
+    """Draws a recorded video's frames with the contact state decided *for each frame*.
+
+    The contact detector decides a frame once the frames it looks ahead to have come
+    (:attr:`vision.contact.ContactDetector.lookahead`), so the result of frame ``i`` carries the
+    state of a frame about 0.4 s earlier. ``push(frame, result)`` keeps the frames until their
+    own state is known, then calls ``write(drawn_frame)`` in order; ``close()`` (after the
+    referee's ``finish()``) draws the rest. A frame before the first decision is drawn with
+    its result as it is.
+    """
+
+    def __init__(self, referee: Any, write: Any) -> None:
+        from collections import deque
+
+        self.referee = referee
+        self.write = write
+        self._frames: deque[tuple[np.ndarray, FrameResult]] = deque()
+        self._states: list[Any] = []
+
+    def push(self, frame_bgr: np.ndarray, result: FrameResult) -> None:
+        self._frames.append((frame_bgr, result))
+        self._drain(final=False)
+
+    def close(self) -> None:
+        self._drain(final=True)
+
+    def _drain(self, final: bool) -> None:
+        import dataclasses
+
+        self._states += self.referee.contacts.take_decided()
+        last = self._states[-1].frame_index if self._states else -1
+        while self._frames and (final or self._frames[0][1].frame_index <= last):
+            frame, res = self._frames.popleft()
+            # the latest state decided for this frame or before it
+            while len(self._states) >= 2 and self._states[1].frame_index <= res.frame_index:
+                self._states.pop(0)
+            if self._states and self._states[0].frame_index <= res.frame_index:
+                res = dataclasses.replace(res, contacts=self._states[0])
+            self.write(self.referee.annotate(frame, res))

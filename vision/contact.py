@@ -281,6 +281,7 @@ class ContactDetector:
         # frames decided, kept for a model that also looks back (negative offsets)
         self._done: deque[_Observed] = deque(maxlen=max([-d for d in self.lookahead] + [1]))
         self._shown = ContactObservation.none()
+        self._decided: deque[ContactObservation] = deque(maxlen=256)
         # lifts held back (see _settle), and the target each lift left
         self._held: list[dict[str, Any]] = []
         self._left: dict[int, str] = {}
@@ -645,8 +646,17 @@ class ContactDetector:
         if ob.view is not None:
             points = ob.view.to_image(points)
         self._shown = ContactObservation(tuple(self.state), tuple(cands), np.clip(prob, 0, 1),
-                                         np.clip(self.confidence, 0, 1), points)
+                                         np.clip(self.confidence, 0, 1), points, frame_index)
+        self._decided.append(self._shown)
         return events
+
+    def take_decided(self) -> list[ContactObservation]:
+        """The contact states decided since the last call, oldest first (each with the
+        ``frame_index`` it describes; the last 256 are kept): to draw a recorded video with
+        each frame's own state (:class:`vision.annotate.ContactSync`)."""
+        out = list(self._decided)
+        self._decided.clear()
+        return out
 
     def finish(self, t_s: float = 0.0, frame_index: int = 0) -> list[dict[str, Any]]:
         """Decide the frames still waiting for their look-ahead (the video ended) and return

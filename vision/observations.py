@@ -165,6 +165,9 @@ class ContactObservation:
         confidence: (5,) float32 in 0..1, confidence of the current state of each finger.
         contact_px: (5, 2) float32, the estimated contact point of each finger (pixels), the
             fingertip corrected towards the last joint (the tip is biased when pressing).
+        frame_index: the video frame this state was decided for (-1: none yet). The
+            detector decides a frame once the frames it looks ahead to have come, so a live
+            frame shows the state of a frame a little earlier.
     """
 
     targets: tuple[str | None, ...]
@@ -172,6 +175,7 @@ class ContactObservation:
     evidence: np.ndarray
     confidence: np.ndarray
     contact_px: np.ndarray
+    frame_index: int = -1
 
     def __post_init__(self) -> None:
         for name in ("targets", "candidates"):

@@ -162,6 +162,9 @@ class LiveReferee:
             }
         if c is not None:
             detections["contact_confidence"] = np.asarray(c.confidence).round(3).tolist()
+            # the frame these contacts were decided for: the detector looks ahead, so live
+            # contacts describe a frame about 0.4 s back
+            detections["contacts_of_frame"] = int(getattr(c, "frame_index", -1))
         hands = getattr(r, "hands", None)
         if hands is None:  # a frame the judge skipped (stride): the last hands seen still hold
             hands = self._last_hands
