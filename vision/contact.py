@@ -60,6 +60,13 @@ class ContactParams:
         gap_s: a run of evidence towards a down survives this long without support (the tip
             lost for a frame); it is confirmed only by supported frames.
         back_s, back_level, back_tip_palm: see :meth:`ContactDetector._date_back` (0 disables).
+        start_weak_s: before the start, a run on the start zone that dipped below ``on_level``
+            (kept by ``keep_level``) must last this long.
+        start_rescue_s, start_rescue_min_s, start_rescue_margin: when the
+            first finger confirmed lands on a hold, a missed start is looked for; see
+            :meth:`ContactDetector._start_rescue` (``start_rescue_s`` 0 disables).
+        relift_s: a lift is held this long; the same finger back on the same target within it
+            never left (see :meth:`ContactDetector._settle`; 0 disables).
     """
 
     along_expected: float = -0.2
@@ -69,11 +76,9 @@ class ContactParams:
     across_min: float = 0.04
     on_level: float = 0.5
     on_s: float = 0.066
-    start_level: float = 0.5
     start_weak_s: float = 0.3
     start_rescue_s: float = 1.0
     start_rescue_min_s: float = 0.2
-    start_rescue_level: float = 0.1
     start_rescue_margin: float = 0.15
     relift_s: float = 0.35
     keep_level: float = 0.3
@@ -91,9 +96,6 @@ class ContactParams:
     back_s: float = 0.6
     back_level: float = 0.3
     back_tip_palm: float = 0.2
-
-
-_CONTACT_BACK_PALM = -0.2  # the contact point lies this far along the finger from the tip
 
 
 def _finger_axes(lm: np.ndarray, finger: str) -> tuple[np.ndarray, np.ndarray, float]:
@@ -403,7 +405,7 @@ class ContactDetector:
             return False
         palm = palm_size_px(lm)
         tip, u, _ = _finger_axes(lm, FINGERS[j])
-        contact = tip + _CONTACT_BACK_PALM * palm * u
+        contact = tip + self.p.along_expected * palm * u
         return cv2.pointPolygonTest(poly, (float(contact[0]), float(contact[1])), True) >= \
             -self.p.start_rescue_margin * palm
 
@@ -553,8 +555,6 @@ class ContactDetector:
             if cur is None:
                 run0 = self._run[k]
                 level = p.keep_level if run0 is not None and run0[0] == cands[k] else p.on_level
-                if cands[k] == "start" and not self.started:
-                    level = min(level, p.start_level)
                 c = cands[k] if prob[k] >= level else None
                 # a hold of another colour, or the start zone once the climb has started, is a
                 # fault if true: it must be seen clearly (rare, and the rules punish it); so must
