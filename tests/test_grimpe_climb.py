@@ -475,3 +475,31 @@ def test_overrides_on_random_streams_keep_invariants(steps, fingers):
     if rv.final.moves and auto.moves:
         assert rv.final.moves[0].fingers == fingers
     assert ReviewedVerdict.from_json(json.loads(json.dumps(rv.to_json()))) == rv
+
+
+def test_warnings_read_in_french():
+    """The judge's warnings about the event log (kept in English in the records) read in
+    French in a French verdict; a cancelled fault too."""
+    v = judge("t>start r>y1 r>y1 ^i ^t m>g1")
+    codes = [w.code for w in v.warnings]
+    assert "duplicate_down" in codes and "stray_up" in codes, codes
+    fr, en = format_verdict(v, "fr"), format_verdict(v, "en")
+    assert "Avertissements" in fr
+    assert "annulaire signalé de nouveau posé sur y1 : ignoré" in fr
+    assert "index levé alors qu'il n'était pas posé : ignoré" in fr
+    assert "ignored" not in fr and "reported down again" in en
+    assert detail_text("ring moved from y1 to start without an up", "fr") == \
+        "annulaire passé de y1 à départ sans être levé"
+    assert detail_text("wrong_finger cancelled by a person: ring put into green hold 3a "
+                       "(green is for the middle finger)", "fr") == (
+        "wrong_finger annulée par une personne : annulaire posé dans la prise verte 3a "
+        "(le vert est pour le majeur)")
+
+
+def test_french_names_after_an_article_are_elided():
+    d = "middle put into yellow hold 3a (yellow is for the ring finger)"
+    assert detail_text(d, "fr") == "majeur posé dans la prise jaune 3a (le jaune est pour l'annulaire)"
+    assert detail_text("index put into 3a where little already is", "fr") == \
+        "index posé dans 3a, où est déjà l'auriculaire"
+    assert detail_text("ring put into yellow hold 3a (yellow is for the thumb finger)", "fr").endswith(
+        "(le jaune est pour le pouce)")

@@ -838,6 +838,7 @@ _TEXT = {
         "not_scored": "(moves listed but not scored: a fault scores 0)",
         "warnings": "Data warnings",
         "summit_at": "summit at {t:.2f} s",
+        "line": " (line {n})",
     },
     "fr": {
         "summit": "SOMMET",
@@ -856,6 +857,7 @@ _TEXT = {
         "not_scored": "(mouvements listés mais non comptés : une faute vaut 0)",
         "warnings": "Avertissements sur les données",
         "summit_at": "sommet à {t:.2f} s",
+        "line": " (ligne {n})",
     },
 }
 
@@ -911,13 +913,33 @@ def translated(text: str, lang: str, patterns: Sequence[tuple[str, str]]) -> str
                 kw[f"f{i}"] = names.get(g, g)
                 kw[f"c{i}"] = _COLOUR_FEM_FR.get(g, g)
                 kw[f"m{i}"] = _COLOUR_MASC_FR.get(g, g)
-            return fr.format(*m.groups(), **kw)
+            # "le annulaire" -> "l'annulaire" (names put after an article)
+            return re.sub(r"\b([lL])e ([aeiouéAEIOUÉ])", r"\1'\2", fr.format(*m.groups(), **kw))
     return text
 
 
+#: French for the judge's warnings about the event log (:meth:`ClimbJudge._note`).
+_WARNINGS_FR: tuple[tuple[str, str], ...] = (
+    (r"card (\S+) moved but it is not on the route", "la carte {0} a bougé mais n'est pas sur le parcours"),
+    (r"(\w+) reported down again on (\S+): ignored", "{f0} signalé de nouveau posé sur {f1} : ignoré"),
+    (r"(\w+) moved from (\S+) to (\S+) without an up", "{f0} passé de {f1} à {f2} sans être levé"),
+    (r"(\w+) lifted but it was not down: ignored", "{f0} levé alors qu'il n'était pas posé : ignoré"),
+    (r"after the summit: ignored", "après le sommet : ignoré"),
+    (r"after the fault: ignored", "après la faute : ignoré"),
+)
+
+
 def detail_text(detail: str, lang: str = "en") -> str:
-    """A fault's detail in ``lang`` (French from :data:`_DETAILS_FR`, see :func:`translated`)."""
-    return translated(detail, lang, _DETAILS_FR)
+    """A fault's detail or a warning in ``lang`` (French from :data:`_DETAILS_FR` and
+    :data:`_WARNINGS_FR`, see :func:`translated`); a fault a person cancelled reads
+    "<code> annulée par une personne : <its detail in French>"."""
+    if lang != "fr":
+        return detail
+    m = re.fullmatch(r"(\w+) cancelled by a person: (.*)", detail)
+    if m:
+        return f"{m.group(1)} annulée par une personne : {detail_text(m.group(2), lang)}"
+    out = translated(detail, lang, _DETAILS_FR)
+    return out if out != detail else translated(detail, lang, _WARNINGS_FR)
 
 
 def format_verdict(verdict: Verdict, lang: str = "en") -> str:
@@ -968,6 +990,6 @@ def format_verdict(verdict: Verdict, lang: str = "en") -> str:
     if verdict.warnings:
         lines.append(f"{tx['warnings']}:")
         for w in verdict.warnings:
-            where = f" (line {w.line})" if w.line is not None else ""
-            lines.append(f"  {w.t:.2f} s {w.code or w.kind}{where}: {w.detail}")
+            where = "" if w.line is None else tx["line"].format(n=w.line)
+            lines.append(f"  {w.t:.2f} s {w.code or w.kind}{where}: {detail_text(w.detail, lang)}")
     return "\n".join(lines)

@@ -109,6 +109,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "live.fingers_down": ("Doigts posés : {n}", "Fingers down: {n}"),
     "live.verdict": ("Verdict : {result}, {score} pts", "Verdict: {result}, {score} pts"),
     "live.fault": ("FAUTE {code} : {detail}", "FAULT {code}: {detail}"),
+    "marker.down": ("pose {finger} → {target}", "down {finger} {target}"),
+    "marker.card_moved": ("carte {card} bougée", "card_moved {card}"),
+    "marker.other_hand": ("autre main", "other_hand"),
+    "marker.move": ("mouvement {i} : {fingers} doigts, {points} pts", "move {i}: {fingers} fingers, {points} pts"),
     "live.hands_only": ("Arbitre vidéo absent (vision.pipeline) : mains seulement, pas de verdict "
                         "automatique. Saisissez le verdict à la main.",
                         "Video referee missing (vision.pipeline): hands only, no automatic "

@@ -43,7 +43,7 @@ from games.base import IllegalMove
 from games.grimpe.climb import FAULT_CODES, EventError
 from games.grimpe.overrides import OverrideError
 from ui.app import commands as cmd
-from ui.app.i18n import tr
+from ui.app.i18n import language, tr
 from ui.app.review_data import FrameReader, Recording, open_recording
 from ui.app.session import SessionError
 from ui.app.video import VideoSpec, sample_video_path
@@ -486,7 +486,10 @@ class LiveScreen(QWidget):
             lines.append(tr("live.verdict", result=tr("result." + str(rf.verdict.get("result"))),
                             score=rf.verdict.get("score", 0)))
         if rf.fault:
-            lines.append(tr("live.fault", code=rf.fault.get("code"), detail=rf.fault.get("detail", "")))
+            from games.grimpe.climb import detail_text
+
+            lines.append(tr("live.fault", code=rf.fault.get("code"),
+                            detail=detail_text(str(rf.fault.get("detail", "")), language())))
         if not self.win.video_judging and self.win.referee_note:
             lines.append("")
             lines.append(tr(self.win.referee_note))
@@ -757,8 +760,6 @@ class ReviewScreen(QWidget):
                 lines.append(f"{m.t_s:6.2f} s  {m.label}")
         if self.final:
             from games.grimpe.climb import Verdict, format_verdict
-
-            from ui.app.i18n import language
 
             try:
                 lines += ["", f"— {tr('review.final')} —",

@@ -137,20 +137,31 @@ class Recording:
         """Moves (at their end), the fault, and every down/other event, in time order."""
         v = verdict if verdict is not None else self.verdict
         out: list[Marker] = []
+        from games.grimpe.climb import PLAYER_WORDS, detail_text
+        from ui.app.i18n import language, tr
+
+        words = PLAYER_WORDS.get(language(), {})
         for e in self.events:
-            if e.get("type") == "up":
+            kind = str(e.get("type"))
+            if kind == "up":
                 continue
-            label = f"{e.get('type')} {e.get('finger') or ''} {e.get('target') or e.get('card') or ''}"
+            msgid = "marker." + kind
+            label = tr(msgid, finger=words.get(e.get("finger") or "", e.get("finger") or ""),
+                       target=words.get(e.get("target") or "", e.get("target") or ""),
+                       card=e.get("card") or "")
+            if label == msgid:  # an event kind without a message: as written
+                label = f"{kind} {e.get('finger') or ''} {e.get('target') or e.get('card') or ''}"
             out.append(Marker(float(e["t"]), self.frame_at(float(e["t"])), "event", label.strip()))
         if v:
             for i, m in enumerate(v.get("moves", [])):
                 t = float(m.get("t_end", 0.0))
                 out.append(Marker(t, self.frame_at(t), "move",
-                                  f"move {i + 1}: {m.get('fingers')} fingers, {m.get('points')} pts"))
+                                  tr("marker.move", i=i + 1, fingers=m.get("fingers"), points=m.get("points"))))
             f = v.get("fault")
             if f:
                 t = float(f.get("t", 0.0))
-                out.append(Marker(t, self.frame_at(t), "fault", f"{f.get('code')}: {f.get('detail', '')}"))
+                detail = detail_text(str(f.get("detail", "")), language())
+                out.append(Marker(t, self.frame_at(t), "fault", f"{f.get('code')}: {detail}"))
         return sorted(out, key=lambda m: (m.t_s, m.kind))
 
     def next_marker_frame(self, frame: int, verdict: dict[str, Any] | None = None) -> int | None:
