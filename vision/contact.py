@@ -25,7 +25,7 @@ from vision.contact_model import lookahead_features
 from vision.landmarks import FINGER_JOINTS, FINGERS
 from vision.observations import ContactObservation, RouteObservation
 
-__all__ = ["ContactDetector", "ContactParams", "OcclusionMeter", "finger_targets"]
+__all__ = ["ContactDetector", "ContactParams", "OcclusionMeter", "finger_targets", "hold_colour_prior"]
 
 
 @dataclass(frozen=True)
@@ -153,6 +153,22 @@ def finger_targets(lm: np.ndarray, route: RouteObservation, p: ContactParams
         targets.append(best)
         scores[k] = best_s
     return targets, scores, points
+
+
+def hold_colour_prior(route: RouteObservation, colour_map: Any, weight: float) -> np.ndarray | None:
+    """(5, n_holds) weights of the holds when several lie under one finger: 1 for the finger's
+    own colour (``colour_map``: a :class:`games.grimpe.cards.ColourMap`) or a colour it does not
+    know, ``weight`` for the others; None when ``weight`` is 1 or more (no prior)."""
+    if weight >= 1.0:
+        return None
+    w = np.ones((len(FINGERS), len(route.holds)), np.float32)
+    for i, colour in enumerate(route.holds.colours):
+        try:
+            finger = colour_map.finger_for(colour or "")
+        except (KeyError, ValueError):
+            continue
+        w[[k for k, f in enumerate(FINGERS) if f != finger], i] = weight
+    return w
 
 
 class OcclusionMeter:
@@ -438,12 +454,7 @@ class ContactDetector:
             return None
         key = (id(route), len(route.holds))
         if self._prior_cache is None or self._prior_cache[0] != key:
-            w = np.ones((len(FINGERS), len(route.holds)), np.float32)
-            for k in range(len(FINGERS)):
-                for i, hid in enumerate(route.holds.ids):
-                    if not self._right_colour(k, hid, route):
-                        w[k, i] = self.p.other_colour_weight
-            self._prior_cache = (key, w)
+            self._prior_cache = (key, hold_colour_prior(route, self.colour_map, self.p.other_colour_weight))
         return self._prior_cache[1]
 
     def _right_colour(self, k: int, target: str, route: RouteObservation) -> bool:

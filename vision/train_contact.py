@@ -152,12 +152,14 @@ def on_samples(clip: dict[str, Any], stride: int, lookahead: tuple[int, ...] = (
     """(X, y, rows): one sample per processed frame and finger with a target under it; with
     ``lookahead``, each frame's features are extended with those of the processed frames that
     many steps later (:func:`vision.contact_model.lookahead_features`), as the detector does."""
+    from games.grimpe.cards import ColourMap
     from vision.bench_judge import _colour_map
-    from vision.contact import ContactDetector
+    from vision.contact import ContactParams, hold_colour_prior
 
     gt = clip["gt"]
-    # the holds' colour weights, as the detector chooses its targets
-    prior = ContactDetector(colour_map=_colour_map(gt)).colour_prior(clip["route"])
+    # the holds' colour weights, as the detector chooses its targets (without loading the
+    # model: its features may be the ones being changed)
+    prior = hold_colour_prior(clip["route"], _colour_map(gt) or ColourMap(), ContactParams().other_colour_weight)
     fe = ContactFeatures()
     lab = _labels(gt)
     Xs, ys, rows = [], [], []
