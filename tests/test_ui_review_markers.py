@@ -22,13 +22,17 @@ def recording() -> Recording:
     return Recording(None, None, events, verdict, times_s=[i / 30 for i in range(90)])
 
 
-def test_markers_in_french(recording: Recording) -> None:
+def _labels(recording: Recording, lang: str) -> list[str]:
     before = i18n.language()
-    i18n.set_language("fr")
+    i18n.set_language(lang)
     try:
-        labels = [m.label for m in recording.markers()]
+        return [m.label for m in recording.markers()]
     finally:
         i18n.set_language(before)
+
+
+def test_markers_in_french(recording: Recording) -> None:
+    labels = _labels(recording, "fr")
     assert "pose annulaire → départ" in labels and "pose majeur → 3a" in labels
     assert "carte 2 bougée" in labels and "mouvement 1 : 2 doigts, 1 pts" in labels
     assert "wrong_finger: majeur posé dans la prise jaune 3a (le jaune est pour l'annulaire)" in labels, labels
@@ -36,12 +40,7 @@ def test_markers_in_french(recording: Recording) -> None:
 
 
 def test_markers_in_english(recording: Recording) -> None:
-    before = i18n.language()
-    i18n.set_language("en")
-    try:
-        labels = [m.label for m in recording.markers()]
-    finally:
-        i18n.set_language(before)
+    labels = _labels(recording, "en")
     assert "down ring start" in labels and "card_moved 2" in labels
     assert "move 1: 2 fingers, 1 pts" in labels
     assert "wrong_finger: middle put into yellow hold 3a (yellow is for the ring finger)" in labels
