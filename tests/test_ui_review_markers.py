@@ -44,3 +44,32 @@ def test_markers_in_english(recording: Recording) -> None:
     assert "down ring start" in labels and "card_moved 2" in labels
     assert "move 1: 2 fingers, 1 pts" in labels
     assert "wrong_finger: middle put into yellow hold 3a (yellow is for the ring finger)" in labels
+
+
+def test_review_shows_each_frame_the_contacts_decided_for_it() -> None:
+    """Live, the contact detector decides a frame ~0.4 s later; each sidecar record names the
+    frame its contacts describe (``contacts_of_frame``). The review draws a frame with the
+    state decided for it, not the stale one recorded beside it; an old sidecar is unchanged."""
+    from ui.app.recording import Sidecar
+
+    lag = 12
+    frames = []
+    for i in range(40):
+        of = i - lag
+        # the ring is down on 3a from frame 10 to frame 25 (as decided)
+        contacts = {"ring": "3a"} if 10 <= of <= 25 else {}
+        frames.append({"frame": i, "source_frame": i, "hands": [], "contacts": contacts,
+                       "detections": {"contacts_of_frame": of if of >= 0 else -1}})
+    rec = Recording(None, Sidecar({"fps": 30.0}, frames, None), [], None,
+                    times_s=[i / 30 for i in range(40)])
+    assert rec.record_at(9)["contacts"] == {}
+    assert rec.record_at(10)["contacts"] == {"ring": "3a"}
+    assert rec.record_at(25)["contacts"] == {"ring": "3a"}
+    assert rec.record_at(26)["contacts"] == {}
+    assert rec.evidence_at(12)["contacts"] == {"ring": "3a"}
+    # the last frames were decided after the recording stopped: the last state known holds
+    assert rec.record_at(39)["contacts"] == {}
+    assert rec.record_at(99) == {}
+    old = Recording(None, Sidecar({"fps": 30.0}, [{"frame": 0, "contacts": {"index": "start"}}], None),
+                    [], None, times_s=[0.0])
+    assert old.record_at(0)["contacts"] == {"index": "start"}

@@ -165,7 +165,7 @@ def annotated_clip(rec: Recording, out_path: str | Path, verdict: dict[str, Any]
             if writer is None:
                 writer = cv2.VideoWriter(str(out_path), cv2.VideoWriter_fourcc(*"mp4v"),
                                          reader.fps, (img.shape[1], img.shape[0]))
-            record = rec.sidecar.frames[i] if rec.sidecar and i < len(rec.sidecar.frames) else {}
+            record = rec.record_at(i)
             writer.write(draw_evidence(img, record, v, rec.time_of(i), rec.route))
             n += 1
     finally:

@@ -690,7 +690,7 @@ class ReviewScreen(QWidget):
             if img is not None:
                 from ui.app.export import draw_evidence
 
-                record = rec.sidecar.frames[frame] if rec.sidecar and frame < len(rec.sidecar.frames) else {}
+                record = rec.record_at(frame)
                 self.view.set_frame(draw_evidence(img, record, self.final, rec.time_of(frame),
                                                   rec.route))
         self.timeline.set_current(frame)

@@ -118,6 +118,7 @@ class Recording:
     attempt_id: int | None = None
     times_s: list[float] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    _decided: tuple[list[int], list[dict[str, str]]] | None = field(default=None, repr=False)
 
     @property
     def frame_count(self) -> int:
@@ -170,12 +171,35 @@ class Recording:
                 return m.frame
         return None
 
+    def record_at(self, frame: int) -> dict[str, Any]:
+        """The sidecar's record of ``frame`` (a copy; {} when there is none), its ``contacts``
+        being the state decided *for* that frame. The live contact detector decides a frame
+        about 0.4 s later (it looks ahead), and a record names the frame its contacts describe
+        (``detections.contacts_of_frame``): the state shown is that of the latest record
+        describing this frame or one before it. Older recordings keep their contacts."""
+        if self.sidecar is None or not 0 <= frame < len(self.sidecar.frames):
+            return {}
+        rec = dict(self.sidecar.frames[frame])
+        if self._decided is None:
+            keys: list[int] = []
+            states: list[dict[str, str]] = []
+            for r in self.sidecar.frames:
+                of = (r.get("detections") or {}).get("contacts_of_frame")
+                if isinstance(of, int) and of >= 0 and (not keys or of >= keys[-1]):
+                    keys.append(of)
+                    states.append(dict(r.get("contacts") or {}))
+            self._decided = (keys, states)
+        keys, states = self._decided
+        if keys:
+            src = rec.get("source_frame", frame)
+            i = bisect.bisect_right(keys, src if isinstance(src, int) else frame) - 1
+            rec["contacts"] = dict(states[i]) if i >= 0 else {}
+        return rec
+
     def evidence_at(self, frame: int) -> dict[str, Any]:
         """The sidecar's record of ``frame`` (hands, contacts, detections) and the events
         within half a frame of it."""
-        rec: dict[str, Any] = {}
-        if self.sidecar is not None and 0 <= frame < len(self.sidecar.frames):
-            rec = dict(self.sidecar.frames[frame])
+        rec = self.record_at(frame)
         t = self.time_of(frame)
         fps = float((self.sidecar.header if self.sidecar else {}).get("fps", 30.0) or 30.0)
         rec["events_here"] = [e for e in self.events if abs(float(e["t"]) - t) <= 0.5 / fps]
