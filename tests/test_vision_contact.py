@@ -248,3 +248,32 @@ def test_a_finger_put_back_on_the_hold_it_just_left_never_left_it(target: str, g
     out = det._settle([down])
     out += det._settle([], flush=True)
     assert sorted(e["type"] for e in out) == (["down", "up"] if kept else [])
+
+
+def test_a_placement_rescued_for_a_lift_that_was_not_one_is_taken_back() -> None:
+    """When the last finger down "lifts", a missed placement is rescued (put down); if the
+    finger is back on its hold within ``relift_s``, the lift never was, and neither was the
+    reason for the rescue: the rescued down is dropped and that finger is up again."""
+    from vision.contact import ContactDetector
+
+    det = ContactDetector()
+    rescued = {"t": 0.8, "type": "down", "finger": "middle", "target": "4b", "frame": 24,
+               "confidence": 0.2}
+    up = {"t": 1.0, "type": "up", "finger": "index", "frame": 30, "confidence": 0.9}
+    det.state[2] = "4b"  # what _rescue set
+    det._left[id(up)] = "3a"
+    det._rescued[id(up)] = rescued
+    det._t_decided = 1.0
+    assert det._settle([rescued, up]) == []  # both wait for the lift to be sure
+    back = {"t": 1.2, "type": "down", "finger": "index", "target": "3a", "frame": 36, "confidence": 0.9}
+    det._t_decided = 1.2
+    assert det._settle([back]) == [] and det._settle([], flush=True) == []
+    assert det.state[2] is None
+    # a real lift: the rescue and the lift both go out once the lift is sure
+    det2 = ContactDetector()
+    det2._left[id(up)] = "3a"
+    det2._rescued[id(up)] = rescued
+    det2._t_decided = 1.0
+    assert det2._settle([rescued, up]) == []
+    det2._t_decided = 1.5
+    assert sorted(e["type"] for e in det2._settle([])) == ["down", "up"]

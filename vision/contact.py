@@ -303,6 +303,7 @@ class ContactDetector:
         # lifts held back (see _settle), and the target each lift left
         self._held: list[dict[str, Any]] = []
         self._left: dict[int, str] = {}
+        self._rescued: dict[int, dict[str, Any]] = {}  # lift -> the placement rescued with it
         self._t_decided = 0.0
 
     def _rescue(self, k_up: int, t_s: float, route: RouteObservation,
@@ -513,28 +514,51 @@ class ContactDetector:
         and the new down are both dropped. Other events pass at once (the referee orders
         events by time before the judge sees them)."""
         out: list[dict[str, Any]] = []
+        if self.p.relift_s <= 0:
+            self._left.clear()
+            self._rescued.clear()
+            return list(new)
+        rescues = {id(r) for r in self._rescued.values()}
         for e in new:
-            if e["type"] == "down" and self.p.relift_s > 0:
-                back = next((h for h in self._held if h["finger"] == e["finger"]
+            if e["type"] == "down":
+                back = next((h for h in self._held if h["type"] == "up" and h["finger"] == e["finger"]
                              and self._left.get(id(h)) == e["target"]
                              and e["t"] - h["t"] <= self.p.relift_s + 1e-9), None)
                 if back is not None:
                     self._held.remove(back)
                     self._left.pop(id(back), None)
+                    self._unrescue(self._rescued.pop(id(back), None))
                     continue
-            if e["type"] == "up" and self.p.relift_s > 0:
+            if e["type"] == "up" or id(e) in rescues:  # a rescue waits for its lift
                 self._held.append(e)
             else:
                 out.append(e)
+        gone = {id(h) for h in self._held
+                if h["type"] == "up" and (flush or h["t"] < self._t_decided - self.p.relift_s - 1e-9)}
+        freed = {id(self._rescued[i]) for i in gone if i in self._rescued}
         keep = []
         for h in self._held:
-            if flush or h["t"] < self._t_decided - self.p.relift_s - 1e-9:
+            if id(h) in gone or id(h) in freed:
                 out.append(h)
                 self._left.pop(id(h), None)
+                self._rescued.pop(id(h), None)
             else:
                 keep.append(h)
         self._held = keep
         return out
+
+    def _unrescue(self, res: dict[str, Any] | None) -> None:
+        """Take back a placement rescued because of a lift that turned out not to be one."""
+        if res is None:
+            return
+        if any(h is res for h in self._held):
+            self._held = [h for h in self._held if h is not res]
+        k = FINGERS.index(res["finger"])
+        if self.state[k] == res["target"]:
+            self.state[k] = None
+            self.confidence[k] = 0.0
+            self._refs[k] = None
+            self._off[k] = None
 
     def _decide(self) -> list[dict[str, Any]]:
         """Decide the oldest pending frame (its look-ahead frames are those pending after it,
@@ -642,14 +666,19 @@ class ContactDetector:
                 off[2].append(1.0 - stay)
                 if t_s - off[0] >= p.off_s - 1e-6:
                     t_up, f_up = off[0], off[1]
-                    if p.rescue_s > 0 and self.started and all(
+                    # (a finger leaving the finish zone ends the climb: nothing to rescue)
+                    if p.rescue_s > 0 and self.started and cur != "finish" and all(
                             self.state[j] is None for j in range(n) if j != k):
                         res = self._rescue(k, t_s, route, (t_up, f_up))
-                        if res is not None:
-                            events.append(res)
+                    else:
+                        res = None
+                    if res is not None:
+                        events.append(res)
                     events.append({"t": round(t_up, 4), "type": "up", "finger": f, "frame": f_up,
                                    "confidence": round(float(np.mean(off[2])), 3)})
                     self._left[id(events[-1])] = cur
+                    if res is not None:  # the placement rescued because of this lift
+                        self._rescued[id(events[-1])] = res
                     self.state[k] = None
                     self.confidence[k] = 0.0
                     self._off[k] = None
