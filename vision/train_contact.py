@@ -26,7 +26,7 @@ ahead (``--lookahead 2 4 6``, ``--stay-ahead 2 4``: the decision on a frame wait
 processed frames that many steps later, 0.4 s at 30 frames/s and stride 2), and a contact point
 up to 0.12 palm outside a zone counts as on it (``contact_model._ZONE_MARGIN``). 4-fold by clip
 on those 210, with the referee's decoder (start rescue and ``relift_s`` included) and event
-arbiter: events F1 0.935 (P 0.928, R 0.943), verdicts 181/210. The same folds: causal third
+arbiter: events F1 0.936 (P 0.929, R 0.942), verdicts 181/210. The same folds: causal third
 version F1 0.900, 166/210; looking ahead without the zone margin and start rescue, 0.928,
 176/210. Looking back as well (-4 -2), 64 hidden units or 2000 iterations changed F1 by less
 than 0.005; training on 80 more clips (the held-out bench sets 9701-9716, 9921-9936,
