@@ -20,6 +20,7 @@ weights are trained from rendered ground truth by :mod:`vision.train_contact` an
 
 from __future__ import annotations
 
+import math
 from collections import deque
 from pathlib import Path
 from typing import Any
@@ -311,10 +312,12 @@ def stay_names(offsets: tuple[int, ...]) -> tuple[str, ...]:
     return STAY_FEATURE_NAMES + tuple(f"{n}+{d}" for d in offsets for n in (*base, "same"))
 
 
-def _seg_dist(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> float:
-    ab = b - a
-    t = float(np.clip(np.dot(p - a, ab) / max(float(np.dot(ab, ab)), 1e-9), 0.0, 1.0))
-    return float(np.linalg.norm(p - (a + t * ab)))
+def _seg_dist_xy(px: float, py: float, a: list[float], b: list[float]) -> float:
+    """Distance from (px, py) to the segment a-b (plain floats)."""
+    abx, aby = b[0] - a[0], b[1] - a[1]
+    t = ((px - a[0]) * abx + (py - a[1]) * aby) / max(abx * abx + aby * aby, 1e-9)
+    t = min(max(t, 0.0), 1.0)
+    return math.hypot(px - (a[0] + t * abx), py - (a[1] + t * aby))
 
 
 class StayReference:
@@ -335,32 +338,49 @@ class StayReference:
         self.seg_d = float(np.linalg.norm(lm[j.tip] - lm[j.dip])) / palm
         self.local = _local_tip(lm, j.tip)
         self.centre = lm[[0, 5, 9, 13, 17]].mean(0).astype(np.float64)
+        # the same as plain floats, for :meth:`features`
+        self._joints = j
+        self._cxy = (float(self.target_px[0]), float(self.target_px[1]))
+        self._tip_xy = (float(self.tip[0]), float(self.tip[1]))
+        self._local_xy = (float(self.local[0]), float(self.local[1]))
+        self._centre_xy = (float(self.centre[0]), float(self.centre[1]))
 
     def features(self, lm: np.ndarray, t_s: float, p_on: float, speed: float, local_speed: float,
                  occ: float) -> np.ndarray:
-        """(len(STAY_FEATURE_NAMES),) cues of the finger still being down on its target."""
-        f = FINGERS[self.k]
-        j = FINGER_JOINTS[f]
-        palm = _palm(lm)
-        c = self.target_px
-        d_seg = min(_seg_dist(c, lm[j.tip], lm[j.dip]), _seg_dist(c, lm[j.dip], lm[j.pip])) / self.radius_px
-        u = lm[j.tip] - lm[j.pip]
-        u = u / max(float(np.linalg.norm(u)), 1e-6)
-        contact = lm[j.tip] + _ALONG_EXPECTED * palm * u
-        d_con = float(np.linalg.norm(contact - c)) / self.radius_px
-        ext = float(np.linalg.norm(lm[j.tip] - lm[j.mcp])) / palm
-        seg_d = float(np.linalg.norm(lm[j.tip] - lm[j.dip])) / palm
+        """(len(STAY_FEATURE_NAMES),) cues of the finger still being down on its target.
+        (Plain float arithmetic on the few landmarks used: this runs several times per
+        frame, and numpy's per-call cost on 2-vectors was most of it.)"""
+        j = self._joints
+        P = lm.tolist()
+        w, m9 = P[0], P[9]
+        palm = max(math.hypot(w[0] - m9[0], w[1] - m9[1]), 1.0)
+        tip, dip, pip, mcp = P[j.tip], P[j.dip], P[j.pip], P[j.mcp]
+        cx, cy = self._cxy
+        r = self.radius_px
+        d_seg = min(_seg_dist_xy(cx, cy, tip, dip), _seg_dist_xy(cx, cy, dip, pip)) / r
+        ux, uy = tip[0] - pip[0], tip[1] - pip[1]
+        nu = max(math.hypot(ux, uy), 1e-6)
+        k_al = _ALONG_EXPECTED * palm / nu
+        d_con = math.hypot(tip[0] + k_al * ux - cx, tip[1] + k_al * uy - cy) / r
+        ext = math.hypot(tip[0] - mcp[0], tip[1] - mcp[1]) / palm
+        seg_d = math.hypot(tip[0] - dip[0], tip[1] - dip[1]) / palm
+        ax, ay = m9[0] - w[0], m9[1] - w[1]
+        na = max(math.hypot(ax, ay), 1e-6)
+        ax, ay = ax / na, ay / na
+        dx, dy = tip[0] - w[0], tip[1] - w[1]
+        lx, ly = (dx * ax + dy * ay) / palm, (dy * ax - dx * ay) / palm
+        ctr = [P[i] for i in (0, 5, 9, 13, 17)]
+        mx, my = sum(q[0] for q in ctr) / 5.0, sum(q[1] for q in ctr) / 5.0
         x = np.zeros(len(STAY_FEATURE_NAMES), np.float32)
         x[:13] = (p_on, min(d_seg, 8.0), min(d_con, 8.0), ext / max(self.ext, 1e-3) - 1,
                   seg_d / max(self.seg_d, 1e-3) - 1,
-                  float(np.linalg.norm(lm[j.tip] - self.tip)) / palm,
-                  float(np.linalg.norm(_local_tip(lm, j.tip) - self.local)),
-                  float(np.linalg.norm(lm[[0, 5, 9, 13, 17]].mean(0) - self.centre)) / palm,
+                  math.hypot(tip[0] - self._tip_xy[0], tip[1] - self._tip_xy[1]) / palm,
+                  math.hypot(lx - self._local_xy[0], ly - self._local_xy[1]),
+                  math.hypot(mx - self._centre_xy[0], my - self._centre_xy[1]) / palm,
                   min(speed, 20.0), min(local_speed, 20.0), min(t_s - self.t_s, 3.0), occ,
                   float(self.is_zone))
         x[13 + self.k] = 1.0
         return x
-
 
     def features_ahead(self, x: np.ndarray,
                        future: list[tuple[np.ndarray, float, bool, float, float] | None]) -> np.ndarray:
