@@ -331,19 +331,17 @@ class StayReference:
         j = FINGER_JOINTS[f]
         palm = _palm(lm)
         self.k, self.t_s, self.is_zone = k, t_s, is_zone
-        self.target_px = np.asarray(target_px, np.float64)
         self.radius_px = max(float(radius_px), 1.0)
-        self.tip = lm[j.tip].astype(np.float64)
         self.ext = float(np.linalg.norm(lm[j.tip] - lm[j.mcp])) / palm
         self.seg_d = float(np.linalg.norm(lm[j.tip] - lm[j.dip])) / palm
-        self.local = _local_tip(lm, j.tip)
-        self.centre = lm[[0, 5, 9, 13, 17]].mean(0).astype(np.float64)
-        # the same as plain floats, for :meth:`features`
         self._joints = j
-        self._cxy = (float(self.target_px[0]), float(self.target_px[1]))
-        self._tip_xy = (float(self.tip[0]), float(self.tip[1]))
-        self._local_xy = (float(self.local[0]), float(self.local[1]))
-        self._centre_xy = (float(self.centre[0]), float(self.centre[1]))
+        # the reference points as plain floats (x, y), for :meth:`features`
+        self._cxy = (float(target_px[0]), float(target_px[1]))
+        self._tip_xy = (float(lm[j.tip][0]), float(lm[j.tip][1]))
+        local = _local_tip(lm, j.tip)
+        self._local_xy = (float(local[0]), float(local[1]))
+        centre = lm[[0, 5, 9, 13, 17]].mean(0)
+        self._centre_xy = (float(centre[0]), float(centre[1]))
 
     def features(self, lm: np.ndarray, t_s: float, p_on: float, speed: float, local_speed: float,
                  occ: float) -> np.ndarray:
