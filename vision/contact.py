@@ -155,20 +155,42 @@ def finger_targets(lm: np.ndarray, route: RouteObservation, p: ContactParams
     return targets, scores, points
 
 
+def _runs(keys: list[Any]) -> list[tuple[int, int]]:
+    """(first, last) index of each maximal run of equal keys that are not None."""
+    out = []
+    i = 0
+    while i < len(keys):
+        if keys[i] is None:
+            i += 1
+            continue
+        e = i
+        while e + 1 < len(keys) and keys[e + 1] == keys[i]:
+            e += 1
+        out.append((i, e))
+        i = e + 1
+    return out
+
+
+def own_colour(route: RouteObservation, colour_map: Any) -> np.ndarray:
+    """(5, n_holds) bool: the hold's ring colour is the finger's own (``colour_map``: a
+    :class:`games.grimpe.cards.ColourMap`), or a colour the map does not know."""
+    own = np.ones((len(FINGERS), len(route.holds)), bool)
+    for i, colour in enumerate(route.holds.colours):
+        try:
+            finger = colour_map.finger_for(colour or "")
+        except (KeyError, ValueError):
+            continue
+        own[:, i] = [f == finger for f in FINGERS]
+    return own
+
+
 def hold_colour_prior(route: RouteObservation, colour_map: Any, weight: float) -> np.ndarray | None:
     """(5, n_holds) weights of the holds when several lie under one finger: 1 for the finger's
     own colour (``colour_map``: a :class:`games.grimpe.cards.ColourMap`) or a colour it does not
     know, ``weight`` for the others; None when ``weight`` is 1 or more (no prior)."""
     if weight >= 1.0:
         return None
-    w = np.ones((len(FINGERS), len(route.holds)), np.float32)
-    for i, colour in enumerate(route.holds.colours):
-        try:
-            finger = colour_map.finger_for(colour or "")
-        except (KeyError, ValueError):
-            continue
-        w[[k for k, f in enumerate(FINGERS) if f != finger], i] = weight
-    return w
+    return np.where(own_colour(route, colour_map), 1.0, weight).astype(np.float32)
 
 
 class OcclusionMeter:
@@ -288,8 +310,7 @@ class ContactDetector:
         self._run: list[list[Any] | None] = [None] * n
         self._off: list[tuple[float, int, list[float]] | None] = [None] * n
         self._refs: list[Any] = [None] * n
-        self._colours: dict[str, str] | None = None
-        self._prior_cache: tuple[Any, np.ndarray] | None = None
+        self._colour_cache: tuple[Any, np.ndarray, np.ndarray | None] | None = None
         self._view_route: tuple[Any, RouteObservation] | None = None
         self._recent: list[tuple[float, int, list[str | None], np.ndarray, np.ndarray | None]] = []
         # the recent decided frames kept for the rescues and the date-back
@@ -318,24 +339,18 @@ class ContactDetector:
         for k in range(len(FINGERS)):
             if k == k_up or self.state[k] is not None:
                 continue
-            i = 0
-            while i < len(rows):
-                c = rows[i][2][k]
-                # the finish zone is the last move (nothing to lift after it): any finger over it
-                level = 0.0 if c == "finish" else p.rescue_level
+            # the finish zone is the last move (nothing to lift after it): any finger over it
+            keys = [c if c is not None and c != "start"
+                    and r[3][k] >= (0.0 if c == "finish" else p.rescue_level) else None
+                    for r in rows for c in (r[2][k],)]
+            for i, j in _runs(keys):
+                c = keys[i]
                 gap = p.rescue_s if c == "finish" else p.rescue_gap_s
-                if c is None or c == "start" or rows[i][3][k] < level:
-                    i += 1
-                    continue
-                j = i
-                while j + 1 < len(rows) and rows[j + 1][2][k] == c and rows[j + 1][3][k] >= level:
-                    j += 1
                 dur = rows[j][0] - rows[i][0]
                 if dur >= p.rescue_min_s - 1e-6 and rows[-1][0] - rows[j][0] <= gap + 1e-6:
                     score = float(sum(r[3][k] for r in rows[i:j + 1]))
                     if best is None or score > best[0]:
                         best = (score, k, c, i)
-                i = j + 1
         if best is None:
             return None
         _, k, c, i = best
@@ -374,22 +389,14 @@ class ContactDetector:
         for j in range(len(FINGERS)):
             if j == k_first or self.state[j] is not None:
                 continue
-            over = [self._over_start(r, j, poly) for r in rows]
-            i = 0
-            while i < len(rows):
-                if not over[i]:
-                    i += 1
-                    continue
-                e = i
-                while e + 1 < len(rows) and over[e + 1]:
-                    e += 1
+            over = [True if self._over_start(r, j, poly) else None for r in rows]
+            for i, e in _runs(over):
                 if (rows[e][0] - rows[i][0] >= p.start_rescue_min_s - 1e-6 and rows[i][0] <= t_first + 1e-6
                         and rows[e][0] >= t_first - p.rescue_gap_s - 1e-6):
                     # time over the zone first (a frame counts half), then the evidence
                     score = float(sum(0.5 + r[3][j] for r in rows[i:e + 1]))
                     if best is None or score > best[0]:
                         best = (score, j, i, e)
-                i = e + 1
         if best is None:
             return []
         _, j, i, e = best
@@ -451,22 +458,20 @@ class ContactDetector:
     def colour_prior(self, route: RouteObservation) -> np.ndarray | None:
         """(5, n_holds) weights of the holds when several lie under one finger: 1 for the
         finger's own colour, ``other_colour_weight`` for the others."""
-        if self.p.other_colour_weight >= 1.0:
-            return None
+        return self._colours(route)[1]
+
+    def _colours(self, route: RouteObservation) -> tuple[np.ndarray, np.ndarray | None]:
+        """(:func:`own_colour`, :meth:`colour_prior`) of ``route``, computed once per route."""
         key = (id(route), len(route.holds))
-        if self._prior_cache is None or self._prior_cache[0] != key:
-            self._prior_cache = (key, hold_colour_prior(route, self.colour_map, self.p.other_colour_weight))
-        return self._prior_cache[1]
+        if self._colour_cache is None or self._colour_cache[0] != key:
+            self._colour_cache = (key, own_colour(route, self.colour_map),
+                                  hold_colour_prior(route, self.colour_map, self.p.other_colour_weight))
+        return self._colour_cache[1], self._colour_cache[2]
 
     def _right_colour(self, k: int, target: str, route: RouteObservation) -> bool:
         if target in ("start", "finish"):
             return True
-        if self._colours is None:
-            self._colours = dict(zip(route.holds.ids, route.holds.colours))
-        try:
-            return self.colour_map.finger_for(self._colours.get(target) or "") == FINGERS[k]
-        except (KeyError, ValueError):
-            return True
+        return bool(self._colours(route)[0][k, route.holds.index(target)])
 
     def _reference(self, lm: np.ndarray, k: int, t_s: float, target: str, route: RouteObservation) -> Any:
         from vision.contact_model import StayReference
@@ -570,14 +575,20 @@ class ContactDetector:
         p = self.p
         n = len(FINGERS)
         events: list[dict[str, Any]] = []
+        # the frame ``d`` processed frames from this one (the last one there is at the end of
+        # the video, the first one at its start)
+        later, done = list(self._pending), self._done
+
+        def at(d: int) -> _Observed:
+            if d >= 0:
+                return later[min(d, len(later) - 1)]
+            return done[max(len(done) + d, 0)] if done else ob
+
         if X is None:
             prob = np.zeros(n, np.float32)
         else:
-            last = len(self._pending) - 1
-            done = self._done
-            fut = [self._pending[min(d, last)] if d >= 0 else
-                   (done[max(len(done) + d, 0)] if done else ob) for d in self.lookahead]
-            Xa = lookahead_features(X, cands, [None if o.X is None else (o.cands, o.X) for o in fut])
+            Xa = lookahead_features(X, cands, [None if o.X is None else (o.cands, o.X)
+                                               for o in map(at, self.lookahead)])
             prob = self.on_net.predict(Xa)
             prob = np.where([c is not None for c in cands], prob, 0.0).astype(np.float32)
         self._done.append(self._pending.popleft())
@@ -649,12 +660,10 @@ class ContactDetector:
                     x = self._refs[k].features(lm, t_s, p_on, float(X[k, self._i_speed]),
                                                float(X[k, self._i_lspeed]), occ)
                     if self.stay_ahead:
-                        last = len(self._pending) - 1
-                        fut = [self._pending[min(d - 1, last)] if last >= 0 else ob for d in self.stay_ahead]
                         x = self._refs[k].features_ahead(x, [
                             None if o.lm is None or o.X is None else
                             (o.lm, o.t_s, o.cands[k] == cur, float(o.X[k, self._i_speed]),
-                             float(o.X[k, self._i_lspeed])) for o in fut])
+                             float(o.X[k, self._i_lspeed])) for o in map(at, self.stay_ahead)])
                     stay = float(self.stay_net.predict(x[None])[0])
                 if stay >= p.stay_level:
                     self._off[k] = None
