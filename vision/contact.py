@@ -509,9 +509,14 @@ class ContactDetector:
             ob = _Observed(t_s, frame_index, lm, occlusion, route, cands, X, points, view)
         self._pending.append(ob)
         events: list[dict[str, Any]] = []
-        while len(self._pending) > max((0, *self.lookahead, *self.stay_ahead)):
+        while len(self._pending) > self.horizon:
             events += self._decide()
         return self._shown, self._settle(events)
+
+    @property
+    def horizon(self) -> int:
+        """Processed frames a decision waits for (the classifiers' look-ahead)."""
+        return max((0, *self.lookahead, *self.stay_ahead))
 
     def _settle(self, new: list[dict[str, Any]], flush: bool = False) -> list[dict[str, Any]]:
         """Hold each lift for ``relift_s`` (of decided time): a finger put back on the target it
@@ -707,7 +712,7 @@ class ContactDetector:
         self._decided.clear()
         return out
 
-    def finish(self, t_s: float = 0.0, frame_index: int = 0) -> list[dict[str, Any]]:
+    def finish(self) -> list[dict[str, Any]]:
         """Decide the frames still waiting for their look-ahead (the video ended) and return
         their events; fingers still down stay down (the judge decides)."""
         events: list[dict[str, Any]] = []

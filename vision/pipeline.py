@@ -295,7 +295,7 @@ class GrimpeReferee:
         if route is not None and self.judge is None:
             self.judge = self._ClimbJudge(self._judge_route(), self.colour_map)
             c = self.contacts
-            ahead_s = max((0, *c.lookahead, *c.stay_ahead)) * self.stride / self.fps + c.p.relift_s
+            ahead_s = c.horizon * self.stride / self.fps + c.p.relift_s
             self.arbiter = EventArbiter(self.judge, delay_s=self.delay_s + ahead_s)
         if route is not None and self.route_detector.done and self.occlusion is None:
             self._start_route(route)
@@ -402,7 +402,7 @@ class GrimpeReferee:
         the table view), ``fault_frame``, ``route`` (holds seen, flagged, problems) and
         ``frames`` (seen, processed, with a hand)."""
         # the last frames' contacts were waiting for frames ahead that will not come
-        self._queue(self.contacts.finish(self._t_last, self._frame_last), self._t_last, flush=True)
+        self._queue(self.contacts.finish(), self._t_last, flush=True)
         v = self._verdict_dict()
         route = self.route
         if v.get("fault") and isinstance(v["fault"].get("event"), dict):
