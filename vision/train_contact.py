@@ -147,6 +147,12 @@ def _target_geometry(route: Any, target: str) -> tuple[np.ndarray, float, bool]:
     return route.holds.centres_px[i], float(route.holds.radii_px[i]), False
 
 
+def _step(rows: list[Any], i: int, d: int) -> Any:
+    """The row ``d`` processed frames from row ``i``, as the detector sees it: the first or
+    last row when that is before the start or after the end of the clip."""
+    return rows[min(max(i + d, 0), len(rows) - 1)]
+
+
 def on_samples(clip: dict[str, Any], stride: int, lookahead: tuple[int, ...] = ()
                ) -> tuple[np.ndarray, np.ndarray, list[Any]]:
     """(X, y, rows): one sample per processed frame and finger with a target under it; with
@@ -173,10 +179,9 @@ def on_samples(clip: dict[str, Any], stride: int, lookahead: tuple[int, ...] = (
         tg, X, _ = fe.update(lm, t, clip["route"], occ, prior)
         rows.append((f, t, tg, X, lm, occ))
     if lookahead:
-        last = len(rows) - 1
         rows = [r if r[3] is None else
                 (r[0], r[1], r[2], lookahead_features(r[3], r[2], [
-                    None if (q := rows[min(max(i + d, 0), last)])[3] is None else (q[2], q[3])
+                    None if (q := _step(rows, i, d))[3] is None else (q[2], q[3])
                     for d in lookahead]), r[4], r[5])
                 for i, r in enumerate(rows)]
     for f, t, tg, X, lm, occ in rows:
@@ -215,7 +220,7 @@ def stay_samples(clip: dict[str, Any], rows: list[Any], p_on: list[Any], ahead: 
                 o = 0.0 if zone or occ is None else float(occ[route.holds.index(e["target"])])
                 x = ref.features(lm, t, pk, float(X[k, i_speed]), float(X[k, i_lspeed]), o)
                 if ahead:
-                    fut = [rows[min(i + d, len(rows) - 1)] for d in ahead]
+                    fut = [_step(rows, i, d) for d in ahead]
                     x = ref.features_ahead(x, [
                         None if q[4] is None or q[3] is None else
                         (q[4], q[1], q[2][k] == e["target"], float(q[3][k, i_speed]), float(q[3][k, i_lspeed]))
