@@ -938,8 +938,7 @@ def detail_text(detail: str, lang: str = "en") -> str:
     m = re.fullmatch(r"(\w+) cancelled by a person: (.*)", detail)
     if m:
         return f"{m.group(1)} annulée par une personne : {detail_text(m.group(2), lang)}"
-    out = translated(detail, lang, _DETAILS_FR)
-    return out if out != detail else translated(detail, lang, _WARNINGS_FR)
+    return translated(detail, lang, _DETAILS_FR + _WARNINGS_FR)
 
 
 def format_verdict(verdict: Verdict, lang: str = "en") -> str:
