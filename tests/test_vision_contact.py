@@ -141,6 +141,31 @@ def test_missed_placement_is_rescued_when_the_last_finger_lifts(p_index: float, 
     assert det.state[1] == hold
 
 
+def test_a_rescued_placement_is_dated_to_when_the_fingertip_settled() -> None:
+    """A finger sliding over its target before it presses (the finish card is large) is not
+    down yet: the rescue dates the placement to the first frame from which the fingertip stays
+    within ``settle_palm`` of where it ends, not to the start of the run over the target."""
+    from vision.contact import ContactDetector, ContactParams, palm_size_px
+    from vision.landmarks import FINGER_JOINTS
+
+    route = _route_of_clip()
+    hold = route.holds.ids[0]
+    base = np.random.default_rng(0).uniform(100.0, 200.0, (21, 2)).astype(np.float32)
+    palm = palm_size_px(base)
+    tip = FINGER_JOINTS["index"].tip
+    for settle, first in ((0.1, 4), (0.0, 0)):
+        det = ContactDetector(ContactParams(settle_palm=settle))
+        det.started = True
+        det.state[0] = "start"
+        for i in range(8):  # the index tip slides 0.3 palm a frame until frame 4, then stays
+            lm = base.copy()
+            lm[tip, 0] -= 0.3 * palm * max(4 - i, 0)
+            prob = np.array([0.9, 0.3, 0, 0, 0], np.float32)
+            det._recent.append((i / 15, 2 * i, [None, hold, None, None, None], prob, lm))
+        ev = det._rescue(0, 7 / 15, route)
+        assert ev is not None and ev["finger"] == "index" and ev["frame"] == 2 * first
+
+
 def test_lookahead_features_are_changes_and_same_target() -> None:
     """A later frame adds, per finger, how the cues changed since this frame and whether the
     finger is still over the same target; a frame without a hand adds zeros."""

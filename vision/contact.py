@@ -51,9 +51,13 @@ class ContactParams:
         rescue_s, rescue_level, rescue_min_s: when the last finger down lifts while no other
             finger is down (a ``no_contact`` fault in the rules, but far more often a placement
             the classifier missed), the last ``rescue_s`` are re-examined: the other finger's
-            longest run on one hold (or the finish zone) with P above ``rescue_level`` (at least ``rescue_min_s``)
-            is put down, dated to the start of that run, just before the lift; the run must last
-            until ``rescue_gap_s`` before the lift (the placed finger is still there). 0 disables.
+            longest run on one hold (or the finish zone) with P above ``rescue_level`` (at least
+            ``rescue_min_s``) is put down, dated to the start of that run (see ``settle_palm``),
+            just before the lift; the run must last until ``rescue_gap_s`` before the lift (the
+            placed finger is still there). 0 disables.
+        settle_palm: a rescued placement is dated to the start of the run's last stretch where
+            the fingertip stays within this many palm sizes of where it ends (a finger sliding
+            over the finish card before it presses is not down yet); 0: the run's start.
         other_colour_weight: when several holds lie under one finger, the score of a hold of
             another colour than the finger's is multiplied by this before choosing (a climber
             aims for the own colour; 1 disables).
@@ -96,6 +100,7 @@ class ContactParams:
     back_s: float = 0.6
     back_level: float = 0.3
     back_tip_palm: float = 0.2
+    settle_palm: float = 0.1
 
 
 def _finger_axes(lm: np.ndarray, finger: str) -> tuple[np.ndarray, np.ndarray, float]:
@@ -334,7 +339,7 @@ class ContactDetector:
         ``up``: (t_s, frame) of the lift; the placement is dated before it (it is what kept
         the hand on the route), one frame earlier when its evidence only began with the lift."""
         p = self.p
-        best: tuple[float, int, str, int] | None = None  # (score, finger, target, first row)
+        best: tuple[float, int, str, int, int] | None = None  # (score, finger, target, first, last row)
         rows = [r for r in self._recent if r[0] >= t_s - p.rescue_s - 1e-6]
         for k in range(len(FINGERS)):
             if k == k_up or self.state[k] is not None:
@@ -350,10 +355,11 @@ class ContactDetector:
                 if dur >= p.rescue_min_s - 1e-6 and rows[-1][0] - rows[j][0] <= gap + 1e-6:
                     score = float(sum(r[3][k] for r in rows[i:j + 1]))
                     if best is None or score > best[0]:
-                        best = (score, k, c, i)
+                        best = (score, k, c, i, j)
         if best is None:
             return None
-        _, k, c, i = best
+        _, k, c, i, j = best
+        i = self._settled(rows, k, i, j)
         t0, f0, _, _, lm0 = rows[i]
         if lm0 is None:
             return None
@@ -368,6 +374,25 @@ class ContactDetector:
             t0, f0 = (before[-1][0], before[-1][1]) if before else (up[0] - 1e-3, up[1])
         return {"t": round(t0, 4), "type": "down", "finger": FINGERS[k], "target": c, "frame": f0,
                 "confidence": round(conf, 3)}
+
+    def _settled(self, rows: list[tuple[Any, ...]], k: int, i: int, j: int) -> int:
+        """The first of the recent ``rows[i..j]`` (a run of finger ``k`` on one target) from
+        which its tip stays within ``settle_palm`` of where it is at ``rows[j]`` (see
+        :class:`ContactParams`); ``i`` when that is off or unknown."""
+        tip = FINGER_JOINTS[FINGERS[k]].tip
+        if self.p.settle_palm <= 0 or rows[j][4] is None:
+            return i
+        end = rows[j][4][tip]
+        r = self.p.settle_palm * palm_size_px(rows[j][4])
+        first = j
+        for m in range(j, i - 1, -1):
+            lm = rows[m][4]
+            if lm is None:
+                continue
+            if float(np.linalg.norm(lm[tip] - end)) > r:
+                break
+            first = m
+        return first
 
     def _start_rescue(self, k_first: int, t_first: float, route: RouteObservation) -> list[dict[str, Any]]:
         """Before the climb has started, finger ``k_first`` is confirmed on a hold (its run
