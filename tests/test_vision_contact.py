@@ -166,6 +166,48 @@ def test_a_rescued_placement_is_dated_to_when_the_fingertip_settled() -> None:
         assert ev is not None and ev["finger"] == "index" and ev["frame"] == 2 * first
 
 
+@pytest.mark.parametrize(("t_index", "placed"), [(0.2, False), (0.8, True)])
+def test_a_finger_laid_down_with_the_start_is_not_a_placement(t_index: float, placed: bool) -> None:
+    """A hand landing on the start zone lays its neighbours on the cards beside it: a contact
+    on a hold beginning less than ``start_grace_s`` after the start must last ``prestart_s``
+    (here 0.3 s of clear evidence is not enough); the same contact later is a placement.
+    The decoder runs on scripted classifier outputs (the thumb on the start zone from 0 s,
+    the index on a hold of its own colour for 0.3 s from ``t_index``)."""
+    from games.grimpe.cards import ColourMap
+    from vision.contact import ContactDetector, ContactParams, own_colour
+    from vision.contact_model import FEATURE_NAMES
+
+    route = _route_of_clip()
+    own = own_colour(route, ColourMap())
+    hold = route.holds.ids[int(np.flatnonzero(own[1])[0])]  # the index's own colour
+    det = ContactDetector(ContactParams(), colour_map=ColourMap())
+    assert 0.2 < det.p.start_grace_s < 0.8  # between the two cases
+    n_feat = len(FEATURE_NAMES)
+
+    def index_on(t: float) -> bool:
+        return t_index - 1e-6 <= t <= t_index + 0.3 + 1e-6
+
+    def update(lm, t, route_, occ, prior):  # (targets, X, contact points) of one frame
+        cands = ["start", hold if index_on(t) else None, None, None, None]
+        return cands, np.zeros((5, n_feat), np.float32), np.zeros((5, 2), np.float32)
+
+    def predict(X):  # the frame being decided is the oldest pending one
+        t = det._pending[0].t_s
+        return np.array([0.95, 0.95 if index_on(t) else 0.0, 0, 0, 0], np.float32)
+
+    det.features.update = update  # type: ignore[method-assign]
+    det.on_net.predict = predict  # type: ignore[method-assign]
+    det.stay_net.predict = lambda x: np.full(len(x), 0.9, np.float32)  # type: ignore[method-assign]
+    lm = np.random.default_rng(0).uniform(100.0, 200.0, (21, 2)).astype(np.float32)
+    events = []
+    for i in range(31):  # 2 s at 15 processed frames/s
+        events += det.update(lm, i / 15, 2 * i, route, None)[1]
+    events += det.finish()
+    downs = [(e["finger"], e["target"]) for e in events if e["type"] == "down"]
+    assert downs[0] == ("thumb", "start")
+    assert (("index", hold) in downs) == placed
+
+
 def test_lookahead_features_are_changes_and_same_target() -> None:
     """A later frame adds, per finger, how the cues changed since this frame and whether the
     finger is still over the same target; a frame without a hand adds zeros."""

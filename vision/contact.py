@@ -43,6 +43,9 @@ class ContactParams:
             ``keep_level`` on the same target does not break it (MediaPipe's tip jitters).
         prestart_s: before any finger is down on the start zone, a contact elsewhere must last
             this long (a climber starts on the start zone; a resting finger is not a start).
+        start_grace_s: so must a contact on a hold that begins less than this long after the
+            start: a hand landing on the start zone lays its neighbours on the cards beside
+            it, while a placement needs a reach.
         wrong_level, wrong_s: the higher bar and longer time for a finger going into a hold of
             another colour than its own, or onto the start zone after the start (rare faults,
             so they must be seen clearly).
@@ -101,6 +104,7 @@ class ContactParams:
     back_level: float = 0.3
     back_tip_palm: float = 0.2
     settle_palm: float = 0.1
+    start_grace_s: float = 0.5
 
 
 def _finger_axes(lm: np.ndarray, finger: str) -> tuple[np.ndarray, np.ndarray, float]:
@@ -312,6 +316,7 @@ class ContactDetector:
         self.state: list[str | None] = [None] * n
         self.confidence = np.zeros(n, np.float32)
         self.started = False
+        self._t_start: float | None = None
         self._run: list[list[Any] | None] = [None] * n
         self._off: list[tuple[float, int, list[float]] | None] = [None] * n
         self._refs: list[Any] = [None] * n
@@ -430,6 +435,7 @@ class ContactDetector:
             return []
         conf = float(np.clip(np.mean([r[3][j] for r in rows[i:e + 1]]), 0, 1))
         self.started = True
+        self._t_start = first[0]
         events = [{"t": round(first[0], 4), "type": "down", "finger": FINGERS[j], "target": "start",
                    "frame": first[1], "confidence": round(conf, 3)}]
         if e + 1 < len(rows) and rows[-1][0] - rows[e][0] >= p.off_s - 1e-6:
@@ -661,9 +667,13 @@ class ContactDetector:
                     need = max(need, p.start_weak_s)
                 if wrong:
                     need = max(need, p.wrong_s)
+                if (c != "start" and self._t_start is not None
+                        and run[1] - self._t_start < p.start_grace_s - 1e-6):
+                    need = max(need, p.prestart_s)  # the hand still landing on the start
                 if t_s - run[1] >= need - 1e-6:
                     if c == "start":
                         self.started = True
+                        self._t_start = run[1]
                         for j in range(n):  # resting fingers are not a start
                             rj = self._run[j]
                             if j != k and rj is not None and rj[0] != "start":
