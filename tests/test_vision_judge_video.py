@@ -123,15 +123,20 @@ def test_text_verdict_in_french_and_english(judged):
 def test_overlapped_tracking_gives_the_sequential_verdict_frame_by_frame():
     """run_video finds the next frame's hands while judging this one (a worker thread): the
     referee must see the same frames, hands and order as the plain loop, and every frame is
-    reported once, in order (an oblique clip: the table view is chosen on the way)."""
+    reported once, in order (an oblique clip: the table view is chosen on the way, and the
+    overlapped loop warps each frame to it ahead, while MediaPipe works on the one before)."""
     from vision.pipeline import run_video
 
     clip = CLIP.parent / "clean_oblique"
     route = json.loads((clip / "route.json").read_text())
     runs = []
+    prepared: list[bool] = []
     for overlap in (False, True):
         seen: list[tuple[int, bool]] = []
         ref = GrimpeReferee(route, fps=30.0)
+        if overlap:
+            prepare = ref.prepare
+            ref.prepare = lambda f, ref=ref: (prepared.append(ref.view is not None), prepare(f))[1]
         with VideoReader(clip / "video.mp4") as vr:
             n = run_video(ref, vr, lambda i, f, r, seen=seen: seen.append((i, r is not None)),
                           decode_all=overlap, overlap=overlap)
@@ -140,6 +145,7 @@ def test_overlapped_tracking_gives_the_sequential_verdict_frame_by_frame():
         assert [i for i, _ in seen] == list(range(n))
         runs.append((verdict, seen))
     (seq, seq_seen), (ovl, ovl_seen) = runs
+    assert "view" in seq and len(prepared) > 10 and all(prepared)  # the view, made ahead
     for key in ("result", "score", "fault", "events", "route"):
         assert ovl[key] == seq[key], key
     assert all(judged for _, judged in ovl_seen)  # decode_all: every frame has a result

@@ -270,15 +270,13 @@ class HandTracker:
         self._quiet_frames = 2  # filter native notices until a frame after the first hand
         self._closed = False
 
-    def update(self, frame_bgr: np.ndarray, t_s: float | None = None, *, view: Any = None) -> Hands:
-        """Find the hands in one BGR uint8 (H, W, 3) frame; frames are numbered from 0.
-
-        ``view``: a :class:`vision.table_view.TableView`: MediaPipe looks at the table seen from
-        above (the frame rectified) and the landmarks are mapped back to the frame's pixels."""
+    @staticmethod
+    def prepare(frame_bgr: np.ndarray, view: Any = None) -> np.ndarray:
+        """The RGB image MediaPipe looks at for this frame (the table view when ``view`` is
+        given): the first step of :meth:`update`, which a caller may do ahead (e.g. while
+        MediaPipe works on the frame before) and pass as ``prepared``."""
         import cv2
 
-        if self._closed:
-            raise RuntimeError("HandTracker.update called after close()")
         frame = np.asarray(frame_bgr)
         if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
             raise ValueError(
@@ -287,13 +285,26 @@ class HandTracker:
         seen = frame if view is None else view.warp(frame)
         rgb = cv2.cvtColor(seen, cv2.COLOR_BGR2RGB)
         rgb.flags.writeable = False
+        return rgb
+
+    def update(self, frame_bgr: np.ndarray, t_s: float | None = None, *, view: Any = None,
+               prepared: np.ndarray | None = None) -> Hands:
+        """Find the hands in one BGR uint8 (H, W, 3) frame; frames are numbered from 0.
+
+        ``view``: a :class:`vision.table_view.TableView`: MediaPipe looks at the table seen from
+        above (the frame rectified) and the landmarks are mapped back to the frame's pixels.
+        ``prepared``: :meth:`prepare`'s image of this frame with this view, made ahead."""
+        if self._closed:
+            raise RuntimeError("HandTracker.update called after close()")
+        frame = np.asarray(frame_bgr)
+        rgb = self.prepare(frame, view) if prepared is None else prepared
         # MediaPipe loads its landmark model on the first hand seen: filter until a frame after
         quiet = self._quiet_frames > 0
         with filtered_native_stderr() if quiet else nullcontext():
             results = self._hands.process(rgb)
         if quiet and (results.multi_hand_landmarks or self._quiet_frames < 2):
             self._quiet_frames -= 1
-        h, w = seen.shape[:2]
+        h, w = rgb.shape[:2]
         out = Hands.from_mediapipe(
             results, (w, h), mirrored=self.mirrored, frame_index=self._frame_index, t_s=t_s
         )
