@@ -136,7 +136,8 @@ def test_overlapped_tracking_gives_the_sequential_verdict_frame_by_frame():
         ref = GrimpeReferee(route, fps=30.0)
         if overlap:
             prepare = ref.prepare
-            ref.prepare = lambda f, ref=ref: (prepared.append(ref.view is not None), prepare(f))[1]
+            ref.prepare = lambda f, ref=ref, prepare=prepare: (
+                prepared.append(ref.view is not None), prepare(f))[1]
         with VideoReader(clip / "video.mp4") as vr:
             n = run_video(ref, vr, lambda i, f, r, seen=seen: seen.append((i, r is not None)),
                           decode_all=overlap, overlap=overlap)
