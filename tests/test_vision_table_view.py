@@ -60,6 +60,18 @@ def test_view_is_the_table_from_above_and_keeps_handedness(oblique):
     assert np.cross(b - a, c - a) > 0
 
 
+def test_view_has_no_more_pixels_than_the_camera_gives(oblique):
+    """MediaPipe's time grows with the pixels it is given: the view is at most the image's own
+    pixel count (it would be ~1.8 times it at the image's resolution near its centre here)."""
+    route, frame, _ = oblique
+    h, w = frame.shape[:2]
+    view = TableView.for_route(route, (w, h))
+    wide = TableView.for_route(route, (w, h), max_pixels_factor=4.0)
+    assert view.size_wh[0] * view.size_wh[1] <= 1.01 * w * h
+    assert wide.size_wh[0] * wide.size_wh[1] > 1.3 * w * h  # the cap is what limits it
+    assert view.px_per_mm < wide.px_per_mm
+
+
 def test_hands_tracked_in_the_view_come_back_in_image_pixels(oblique):
     from vision.hands import HandTracker
 

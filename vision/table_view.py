@@ -74,10 +74,11 @@ class TableView:
 
     @classmethod
     def for_route(cls, route: RouteObservation, image_wh: tuple[int, int], *, margin_mm: float = 150.0,
-                  max_side_factor: float = 1.5) -> TableView:
+                  max_side_factor: float = 1.5, max_pixels_factor: float = 1.0) -> TableView:
         """The view of the route's area plus ``margin_mm`` around it (room for the hand), at the
         image's own resolution near its centre (at most ``max_side_factor`` times the image's
-        longer side), oriented like the image (never mirrored)."""
+        longer side and ``max_pixels_factor`` times its pixels: MediaPipe's time grows with the
+        pixels it is given), oriented like the image (never mirrored)."""
         if route.H_image_from_route is None:
             raise ValueError("a table view needs the route's homography (a route file)")
         H = np.asarray(route.H_image_from_route, np.float64)
@@ -89,7 +90,8 @@ class TableView:
         centre_mm = apply_homography(Hi, np.array([[image_wh[0] / 2.0, image_wh[1] / 2.0]]))[0]
         s = float(np.sqrt(abs(np.linalg.det(_local_jacobian(H, centre_mm)))))
         cap = max_side_factor * max(image_wh)
-        s = min(s, cap / max(x1 - x0, y1 - y0))
+        s = min(s, cap / max(x1 - x0, y1 - y0),
+                float(np.sqrt(max_pixels_factor * image_wh[0] * image_wh[1] / ((x1 - x0) * (y1 - y0)))))
         w, h = round((x1 - x0) * s), round((y1 - y0) * s)
         centre = np.array([image_wh[0] / 2.0, image_wh[1] / 2.0])
         for S in (np.array([[s, 0, -s * x0], [0, -s, s * y1], [0, 0, 1.0]]),
