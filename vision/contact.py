@@ -344,7 +344,8 @@ class ContactDetector:
         ``up``: (t_s, frame) of the lift; the placement is dated before it (it is what kept
         the hand on the route), one frame earlier when its evidence only began with the lift."""
         p = self.p
-        best: tuple[float, int, str, int, int] | None = None  # (score, finger, target, first, last row)
+        # (score, finger, target, first row, last row)
+        best: tuple[float, int, str, int, int] | None = None
         rows = [r for r in self._recent if r[0] >= t_s - p.rescue_s - 1e-6]
         for k in range(len(FINGERS)):
             if k == k_up or self.state[k] is not None:
@@ -672,8 +673,9 @@ class ContactDetector:
                     need = max(need, p.prestart_s)  # the hand still landing on the start
                 if t_s - run[1] >= need - 1e-6:
                     if c == "start":
+                        if not self.started:
+                            self._t_start = run[1]
                         self.started = True
-                        self._t_start = run[1]
                         for j in range(n):  # resting fingers are not a start
                             rj = self._run[j]
                             if j != k and rj is not None and rj[0] != "start":

@@ -90,8 +90,8 @@ class TableView:
         centre_mm = apply_homography(Hi, np.array([[image_wh[0] / 2.0, image_wh[1] / 2.0]]))[0]
         s = float(np.sqrt(abs(np.linalg.det(_local_jacobian(H, centre_mm)))))
         cap = max_side_factor * max(image_wh)
-        s = min(s, cap / max(x1 - x0, y1 - y0),
-                float(np.sqrt(max_pixels_factor * image_wh[0] * image_wh[1] / ((x1 - x0) * (y1 - y0)))))
+        pixels = max_pixels_factor * image_wh[0] * image_wh[1]
+        s = min(s, cap / max(x1 - x0, y1 - y0), float(np.sqrt(pixels / ((x1 - x0) * (y1 - y0)))))
         w, h = round((x1 - x0) * s), round((y1 - y0) * s)
         centre = np.array([image_wh[0] / 2.0, image_wh[1] / 2.0])
         for S in (np.array([[s, 0, -s * x0], [0, -s, s * y1], [0, 0, 1.0]]),

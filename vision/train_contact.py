@@ -21,18 +21,17 @@ oblique camera's clip is recorded in the table view (:mod:`vision.table_view`), 
 The model in ``vision/contact_model.json`` (2026-11-30, sixth version) was trained on 210
 rendered clips (the list is in the file's ``trained_on``): the 90 of the second model and 120
 more (seeds 11001-11120, the eight scripts of ``bench_judge`` in turn), recorded as the referee
-now runs (:attr:`vision.pipeline.GrimpeReferee.dense_start` off; an oblique camera's table
-view no larger than the image, see :meth:`vision.table_view.TableView.for_route`), 32 hidden
-units. It looks
-ahead (``--lookahead 2 4 6``, ``--stay-ahead 2 4``: the decision on a frame waits for the
-processed frames that many steps later, 0.4 s at 30 frames/s and stride 2), and a contact point
-up to 0.12 palm outside a zone counts as on it (``contact_model._ZONE_MARGIN``). 4-fold by clip
-on those 210, with the referee's decoder (start rescue and ``relift_s`` included) and event
-arbiter: events F1 0.942 (P 0.939, R 0.946), verdicts 181/210; recorded in the larger table
-view of the fifth version, with the same decoder, 0.943, 181/210 (the smaller view costs
-MediaPipe less and no accuracy). The fifth version's decoder gave 0.936, 181/210. The same
-folds: causal third version F1 0.900, 166/210; looking ahead without the zone margin and start
-rescue, 0.928, 176/210. Looking back as well (-4 -2), 64 hidden units or 2000 iterations changed F1 by less
+now runs (:attr:`vision.pipeline.GrimpeReferee.dense_start` off; an oblique camera's table view
+no larger than the image, see :meth:`vision.table_view.TableView.for_route`), 32 hidden units.
+It looks ahead (``--lookahead 2 4 6``, ``--stay-ahead 2 4``: the decision on a frame waits for
+the processed frames that many steps later, 0.4 s at 30 frames/s and stride 2), and a contact
+point up to 0.12 palm outside a zone counts as on it (``contact_model._ZONE_MARGIN``). 4-fold by
+clip on those 210, with the referee's decoder (start rescue and ``relift_s`` included) and event
+arbiter: events F1 0.942 (P 0.939, R 0.946), verdicts 181/210; recorded in the larger table view
+of the fifth version, with the same decoder, 0.943, 181/210 (the smaller view costs MediaPipe
+less and no accuracy). The fifth version's decoder gave 0.936, 181/210. The same folds: causal
+third version F1 0.900, 166/210; looking ahead without the zone margin and start rescue, 0.928,
+176/210. Looking back as well (-4 -2), 64 hidden units or 2000 iterations changed F1 by less
 than 0.005; training on 80 more clips (the held-out bench sets 9701-9716, 9921-9936,
 12001-12016, 12101-12116, 12201-12216) did not help those clips in cross-validation (F1 0.900,
 62/80, against 0.897, 67/80 for the model kept, which never saw them).
