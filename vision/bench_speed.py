@@ -57,6 +57,18 @@ with the overlap alone, 0.89 with ``dense_start`` off too; 1280x720 0.79-0.81, t
 not reliably above it. What still runs beside MediaPipe under the GIL (profiled, main thread,
 12201): contact 0.14 s, card motion 0.13 s, decoding 0.17 s (mostly without the GIL), route
 detection 0.08 s; MediaPipe's own Python wrapper then waits for the GIL.
+
+Table view (2026-11-30). An oblique camera is judged in the table view, and MediaPipe was
+given a bigger image than the bare loop: the view at the image's resolution near its centre
+(983x1270 for the 1280x720 clip hd_14017, whose camera is slightly tilted; 1.5-1.8 times the
+pixels of a 640x480 oblique clip), warped in MediaPipe's turn (4.3 ms at that size): 20 ms a
+frame against 12 ms in the bare loop. Now the view has at most the image's pixels and is warped
+in the main thread while MediaPipe works on the frame before. Medians of 3, same command, the
+session's tree against the one before (c3cd558): hd_14017 0.68 -> 0.89, 640x480 oblique
+climb_14103 0.77 -> 0.85; the clips without a view are unchanged (0.91 and 0.91 at 640x480,
+clips 14101 and 13101; 0.92 and 0.95 at 1280x720, hd_14117 and hd_13117). What is left at
+640x480: the first frame (route detection, ~40 ms before MediaPipe can start on the next frame)
+and MediaPipe running ~3 % slower beside our stages (12.2 against 11.9 ms a frame).
 """
 
 from __future__ import annotations
