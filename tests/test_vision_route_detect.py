@@ -254,3 +254,17 @@ def test_dotted_tablecloth_dots_are_not_rings_and_the_route_is_found(seed, camer
     assert obs is not None and obs.holds.detected.all(), None if obs is None else obs.problems
     err = np.linalg.norm(obs.holds.centres_px - truth_px, axis=1)
     assert (err < 0.5 * obs.holds.radii_px).all(), f"centre errors {err.round(2)}"
+
+
+def test_small_black_rings_on_a_dark_table_are_found_as_discs():
+    # a black ring around a hole that shows a dark table is one dark disc; on this route the
+    # holds of 6.5 mm are 0.7 times the 10 mm ones, and their discs were dropped as too small
+    frame, gt, holds, truth_px = _empty_scene(14201, "top")
+    black = [j for j, h in enumerate(holds) if h["colour"] == "black"]
+    assert len(black) >= 3 and len({h["radius_mm"] for h in holds}) == 2
+    rings, _ = detect_rings(frame)
+    for j in black:
+        d = [np.linalg.norm(r.centre_px - truth_px[j]) for r in rings if r.colour == "black"]
+        assert d and min(d) < 2.0, f"black hold {holds[j]['id']} not found"
+    obs = RouteDetector(gt["route"]).update(frame, 0, None)
+    assert obs is not None and obs.holds.detected.all(), obs.problems

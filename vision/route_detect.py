@@ -529,15 +529,17 @@ def _drop_texture(found: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
 
 def _consistent_rings(found: list[tuple[str, Any]], ref_r: float | None = None) -> tuple[list[Ring], float]:
     """Candidates of a plausible size as rings (duplicates removed), and the reference radius.
-    Rings of one printing have outer radii within ~1.4x of each other; the scale comes from
-    true annuli (a disc may be a table dot) unless ``ref_r`` is given."""
+    Rings of one printing have outer radii within ~1.4x of each other, and a route may mix two
+    hole sizes (6.5 and 10 mm: 0.65x); the scale comes from true annuli (a disc may be a table
+    dot) unless ``ref_r`` is given. A disc (a black ring around a hole showing a dark table)
+    may be as small as an annulus: 0.6x."""
     radii = np.array([math.sqrt(c[1][0] * c[1][1]) for _, c in found])
     if ref_r is None:
         annulus = np.array([c[5] and c[3] >= 0.5 for _, c in found])
         ref_r = float(np.median(radii[annulus] if annulus.sum() >= 3 else radii))
     rings: list[Ring] = []
     for (name, (centre, axes, ang, score, lab_med, is_ann)), r in zip(found, radii):
-        lo, hi = (0.6, 1.6) if is_ann else (0.75, 1.4)
+        lo, hi = (0.6, 1.6) if is_ann else (0.6, 1.4)
         if not lo * ref_r <= r <= hi * ref_r:
             continue
         rings.append(Ring(centre, axes, ang, name, lab_med, score if is_ann else 0.9 * score))
