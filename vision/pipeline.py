@@ -524,11 +524,12 @@ def run_video(referee: GrimpeReferee, reader: Any,
             if not wanted:
                 later(i, t, frame)
                 continue
+            ahead = pool is not None and referee.steady
             # the image MediaPipe will look at (the table view: ~4 ms at 1280x720), made while
             # it still works on the frame before
-            prepared = referee.prepare(frame) if pool is not None and referee.steady else None
+            prepared = referee.prepare(frame) if ahead else None
             hands = pending_hands()  # the tracker's calls never overlap
-            if pool is None or not referee.steady:
+            if not ahead:
                 drain(hands)
                 emit(i, t, frame)
                 continue
