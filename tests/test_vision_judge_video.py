@@ -121,36 +121,49 @@ def test_text_verdict_in_french_and_english(judged):
 
 
 def test_overlapped_tracking_gives_the_sequential_verdict_frame_by_frame():
-    """run_video finds the next frame's hands while judging this one (a worker thread): the
+    """run_video finds the next frames' hands while judging earlier ones (a worker thread): the
     referee must see the same frames, hands and order as the plain loop, and every frame is
     reported once, in order (an oblique clip: the table view is chosen on the way, and the
-    overlapped loop warps each frame to it ahead, while MediaPipe works on the one before)."""
+    overlapped loop warps each frame to it ahead, while MediaPipe works on the ones before)."""
     from vision.pipeline import run_video
 
     clip = CLIP.parent / "clean_oblique"
     route = json.loads((clip / "route.json").read_text())
     runs = []
-    prepared: list[bool] = []
-    for overlap in (False, True):
+    for overlap, ahead, decode_all in ((False, 2, False), (True, 1, True), (True, 3, False)):
         seen: list[tuple[int, bool]] = []
+        # ("prepare", view known) before a frame goes to MediaPipe; ("judge", hands tracked ahead)
+        log: list[tuple[str, bool]] = []
         ref = GrimpeReferee(route, fps=30.0)
-        if overlap:
-            prepare = ref.prepare
-            ref.prepare = lambda f, ref=ref, prepare=prepare: (
-                prepared.append(ref.view is not None), prepare(f))[1]
+        prepare, update = ref.prepare, ref.update
+        ref.prepare = lambda f, ref=ref, prepare=prepare, log=log: (
+            log.append(("prepare", ref.view is not None)), prepare(f))[1]
+        ref.update = lambda f, t, i, hands=None, update=update, log=log: (
+            log.append(("judge", hands is not None)), update(f, t, i, hands))[1]
         with VideoReader(clip / "video.mp4") as vr:
             n = run_video(ref, vr, lambda i, f, r, seen=seen: seen.append((i, r is not None)),
-                          decode_all=overlap, overlap=overlap)
+                          decode_all=decode_all, overlap=overlap, ahead=ahead)
         verdict = ref.finish()
         ref.close()
         assert [i for i, _ in seen] == list(range(n))
-        runs.append((verdict, seen))
-    (seq, seq_seen), (ovl, ovl_seen) = runs
-    assert "view" in seq and len(prepared) > 10 and all(prepared)  # the view, made ahead
-    for key in ("result", "score", "fault", "events", "route"):
-        assert ovl[key] == seq[key], key
-    assert all(judged for _, judged in ovl_seen)  # decode_all: every frame has a result
-    assert sum(judged for _, judged in seq_seen) == seq["frames"]["processed"]
+        runs.append((verdict, seen, log, ahead))
+    seq = runs[0][0]
+    assert "view" in seq
+    for verdict, seen, log, ahead in runs[1:]:
+        for key in ("result", "score", "fault", "events", "route"):
+            assert verdict[key] == seq[key], (ahead, key)
+        prepared = [view for kind, view in log if kind == "prepare"]
+        assert len(prepared) > 10 and all(prepared)  # the view, made ahead
+        # when a frame tracked ahead is judged, MediaPipe has been handed the next `ahead`
+        # wanted frames already: frames handed over minus frames judged
+        lead = [sum(kind == "prepare" for kind, _ in log[:k + 1])
+                - sum(kind == "judge" and tracked for kind, tracked in log[:k + 1])
+                for k, (kind, tracked) in enumerate(log) if kind == "judge" and tracked]
+        assert max(lead) == ahead and lead.count(ahead) > 10, (ahead, lead)
+    assert all(judged for _, judged in runs[1][1])  # decode_all: every frame has a result
+    assert sum(judged for _, judged in runs[0][1]) == seq["frames"]["processed"]
+    with pytest.raises(ValueError, match="ahead"):
+        run_video(GrimpeReferee(route, fps=30.0), None, ahead=0)
 
 
 def test_annotated_frames_show_the_contacts_decided_for_them():

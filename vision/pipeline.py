@@ -23,6 +23,7 @@ in the order that makes no fault).
 from __future__ import annotations
 
 import json
+from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -456,7 +457,7 @@ def feed_video(referee: GrimpeReferee, reader: Any, *, overlap: bool = True) -> 
 
 def run_video(referee: GrimpeReferee, reader: Any,
               on_frame: Callable[[int, np.ndarray | None, FrameResult | None], None] | None = None,
-              *, decode_all: bool = False, overlap: bool = True) -> int:
+              *, decode_all: bool = False, overlap: bool = True, ahead: int = 2) -> int:
     """Drive ``referee`` over a :class:`vision.video.VideoReader` to the end; returns the number
     of frames gone through.
 
@@ -465,17 +466,20 @@ def run_video(referee: GrimpeReferee, reader: Any,
     ``decode_all``, e.g. to draw every frame of an annotated video).
 
     ``overlap``: once the referee is :attr:`~GrimpeReferee.steady`, MediaPipe looks for the
-    hands of the next wanted frame in a worker thread while this frame is judged (MediaPipe's
-    graph keeps about one core busy and lets go of the GIL, so our own stages run on the other
-    core). The referee sees the same frames with the same hands in the same order: the verdict
-    is the one of the sequential loop (``overlap=False``)."""
-    from concurrent.futures import ThreadPoolExecutor
+    hands of the next wanted frames in a worker thread while the earlier ones are judged
+    (MediaPipe's graph keeps about one core busy and lets go of the GIL, so our own stages run
+    on the other core). Up to ``ahead`` frames are handed to the worker before the oldest is
+    judged, so that it goes from one frame to the next without waiting for this thread. The
+    referee sees the same frames with the same hands in the same order: the verdict is the one
+    of the sequential loop (``overlap=False``)."""
+    from concurrent.futures import Future, ThreadPoolExecutor
 
+    if ahead < 1:
+        raise ValueError(f"ahead must be at least 1, got {ahead}")
     pool = ThreadPoolExecutor(1, thread_name_prefix="mediapipe") if overlap else None
-    # the wanted frame whose hands are being found, and the frames after it (not wanted:
-    # judged or reported once it is)
-    pending: tuple[int, float, np.ndarray, Any] | None = None
-    after: list[tuple[int, float, np.ndarray | None]] = []
+    # the wanted frames whose hands are being found, oldest first, each with the frames after
+    # it that are not wanted (judged or reported once it is)
+    pending: deque[tuple[int, float, np.ndarray, Future[Any], list[tuple[int, float, np.ndarray | None]]]] = deque()
     n = 0
 
     def emit(i: int, t: float, frame: np.ndarray | None, hands: Any = None) -> None:
@@ -488,23 +492,17 @@ def run_video(referee: GrimpeReferee, reader: Any,
             on_frame(i, frame, res)
 
     def later(i: int, t: float, frame: np.ndarray | None) -> None:
-        # a frame not wanted: judged (or reported) in its turn, after the pending one
-        if pending is None:
-            emit(i, t, frame)
+        # a frame not wanted: judged (or reported) in its turn, after the pending ones
+        if pending:
+            pending[-1][4].append((i, t, frame))
         else:
-            after.append((i, t, frame))
+            emit(i, t, frame)
 
-    def pending_hands() -> Any:
-        return pending[3].result() if pending is not None else None
-
-    def drain(hands: Any) -> None:
-        nonlocal pending
-        if pending is not None:
-            i, t, frame, _ = pending
-            pending = None
-            emit(i, t, frame, hands)
-        while after:
-            emit(*after.pop(0))
+    def judge_oldest() -> None:
+        i, t, frame, fut, after = pending.popleft()
+        emit(i, t, frame, fut.result())  # the tracker's calls never overlap: one worker, in order
+        for item in after:
+            emit(*item)
 
     try:
         while True:
@@ -524,19 +522,19 @@ def run_video(referee: GrimpeReferee, reader: Any,
             if not wanted:
                 later(i, t, frame)
                 continue
-            ahead = pool is not None and referee.steady
-            # the image MediaPipe will look at (the table view: ~4 ms at 1280x720), made while
-            # it still works on the frame before
-            prepared = referee.prepare(frame) if ahead else None
-            hands = pending_hands()  # the tracker's calls never overlap
-            if not ahead:
-                drain(hands)
+            if pool is None or not referee.steady:
+                while pending:
+                    judge_oldest()
                 emit(i, t, frame)
                 continue
-            fut = pool.submit(referee.track, frame, t, prepared)  # MediaPipe on this frame...
-            drain(hands)  # ...while the one before is judged
-            pending = (i, t, frame, fut)
-        drain(pending_hands())
+            # the image MediaPipe will look at (the table view: ~4 ms at 1280x720), made while
+            # it still works on the frames before
+            prepared = referee.prepare(frame)
+            pending.append((i, t, frame, pool.submit(referee.track, frame, t, prepared), []))
+            if len(pending) > ahead:
+                judge_oldest()  # ...while MediaPipe works on the frames after it
+        while pending:
+            judge_oldest()
     finally:
         if pool is not None:
             pool.shutdown(wait=True)
