@@ -69,6 +69,16 @@ climb_14103 0.77 -> 0.85; the clips without a view are unchanged (0.91 and 0.91 
 clips 14101 and 13101; 0.92 and 0.95 at 1280x720, hd_14117 and hd_13117). What is left at
 640x480: the first frame (route detection, ~40 ms before MediaPipe can start on the next frame)
 and MediaPipe running ~3 % slower beside our stages (12.2 against 11.9 ms a frame).
+
+Frames handed ahead (2026-11-30, later). Timing each MediaPipe call on climb_14103 showed its
+worker idle ~1 ms between frames (62 gaps, 59 ms of a 0.99 s run): it waited for the main
+thread to finish judging, read and warp the next frame and submit it. :func:`run_video` now
+queues up to ``ahead`` (2) wanted frames for the worker, which goes from one to the next at
+once; the gaps left are the first frame's route detection (45 ms). Medians of 3 on a quiet
+machine, the previous commit run alternately from a worktree: climb_14103 (640x480 oblique)
+0.82 -> 0.89, climb_14101 (640x480 top) 0.90 -> 0.95; this tree alone, hd_14017 (1280x720, in
+the table view) 0.97 and hd_14117 (1280x720 top) 1.01 (the judge decodes beside MediaPipe,
+the bare loop in turn). Verdicts and events are unchanged (8 clips compared).
 """
 
 from __future__ import annotations
