@@ -111,19 +111,24 @@ def _route_of_clip():
     return ref.route
 
 
-@pytest.mark.parametrize(("p_index", "end_s", "found"), [(0.3, 0.5, True), (0.05, 0.5, False),
-                                                         (0.3, 0.2, False)])
-def test_missed_placement_is_rescued_when_the_last_finger_lifts(p_index: float, end_s: float,
-                                                                found: bool) -> None:
+@pytest.mark.parametrize(("p_index", "end_s", "own", "other_ok", "found"), [
+    (0.3, 0.5, True, False, True), (0.05, 0.5, True, False, False), (0.3, 0.2, True, False, False),
+    (0.3, 0.5, False, False, False), (0.3, 0.5, False, True, True)])
+def test_missed_placement_is_rescued_when_the_last_finger_lifts(p_index: float, end_s: float, own: bool,
+                                                                other_ok: bool, found: bool) -> None:
     """The decoder's move-structure rule: when the only finger down lifts, the other finger's
     recent run over a hold (weak but above ``rescue_level``, lasting until the lift) is put
-    down, dated to the start of that run; too weak or long gone, nothing is invented."""
-    from vision.contact import ContactDetector
+    down, dated to the start of that run; too weak or long gone, nothing is invented, and a
+    hold of another colour than the finger's (a ``wrong_finger`` fault) is not guessed unless
+    ``rescue_other_colour``."""
+    from vision.contact import ContactDetector, ContactParams
 
     route = _route_of_clip()
     assert route is not None and len(route.holds)
-    hold = route.holds.ids[0]
-    det = ContactDetector()
+    det = ContactDetector(ContactParams(rescue_other_colour=other_ok))
+    index_colour = det._colours(route)[0][1]  # the holds of the index's colour
+    assert index_colour.any() and not index_colour.all()
+    hold = route.holds.ids[int(np.flatnonzero(index_colour == own)[0])]
     det.started = True
     det.state[0] = "start"  # the thumb is the anchor about to lift
     lm = np.random.default_rng(0).uniform(100.0, 200.0, (21, 2)).astype(np.float32)
@@ -149,7 +154,7 @@ def test_a_rescued_placement_is_dated_to_when_the_fingertip_settled() -> None:
     from vision.landmarks import FINGER_JOINTS
 
     route = _route_of_clip()
-    hold = route.holds.ids[0]
+    hold = route.holds.ids[int(np.flatnonzero(ContactDetector()._colours(route)[0][1])[0])]  # the index's colour
     base = np.random.default_rng(0).uniform(100.0, 200.0, (21, 2)).astype(np.float32)
     palm = palm_size_px(base)
     tip = FINGER_JOINTS["index"].tip
