@@ -49,6 +49,19 @@ zone, card-motion wiring, holds confirmed by colour): events F1 0.914 (P 0.906, 
 a resting finger read as a second finger on the finish zone) led to the finish-zone change, so
 those seeds are no longer unseen. Previous figures, for the record: seeds 6001-6016 with the
 first learned model F1 0.796, verdicts 6/16 (now 0.871, 12/16 in replay, no longer unseen).
+
+2026-11-30, the sixth contact model, seeds 14401-14448 (three runs of 16, ``--hd-seed`` 14417,
+14433, 14449), rendered and run once: holds with the route file 1.000/1.000 on all three
+sets, ring detector alone recall 0.991/0.980/0.991 (one blue ring around a hole showing dark
+wood, seed 14417, read as a black disc: the table's own chroma kept its ring pixels under the
+chroma bar), centre 0.23-0.25 px; events F1 0.897 / 0.957 / 0.905, verdicts 9 / 13 / 11 of 16
+(33/48; five of the misses are no_contact climbs judged wrong_finger: a finger of the hovering
+hand rescued into a hold of another colour, see ``ContactParams.rescue_other_colour``);
+real footage 202/202; speed ratio 0.90 / 0.97 / 0.94 at 640x480 and 0.96 / 0.98 / 0.96 at
+1280x720. Seeds 14501-14548, recorded with :func:`vision.train_contact.record_clip` and judged
+with the shipped model: F1 0.902, verdicts 33/48; empty routes 14501-14548: ring detector
+precision 0.997, recall 0.990, colour 100 %, with the route file 1.000/1.000. Sets of 48 differ
+too: session 5's sets 14101-14116, 14201-14216 and 14301-14316 gave 42/48.
 """
 
 from __future__ import annotations
