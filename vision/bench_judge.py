@@ -53,8 +53,8 @@ first learned model F1 0.796, verdicts 6/16 (now 0.871, 12/16 in replay, no long
 2026-11-30, the sixth contact model, seeds 14401-14448 (three runs of 16, ``--hd-seed`` 14417,
 14433, 14449), rendered and run once: holds with the route file 1.000/1.000 on all three
 sets, ring detector alone recall 0.991/0.980/0.991 (one blue ring around a hole showing dark
-wood, seed 14417, read as a black disc: the table's own chroma kept its ring pixels under the
-chroma bar), centre 0.23-0.25 px; events F1 0.897 / 0.957 / 0.905, verdicts 9 / 13 / 11 of 16
+wood, seed 14417, read as a black disc: the wood, taken for paper, raised the chroma bar for
+ring pixels to 30, above part of that ring), centre 0.23-0.25 px; events F1 0.897 / 0.957 / 0.905, verdicts 9 / 13 / 11 of 16
 (33/48; five of the misses are no_contact climbs judged wrong_finger: a finger of the hovering
 hand rescued into a hold of another colour, see ``ContactParams.rescue_other_colour``);
 real footage 202/202; speed ratio 0.90 / 0.97 / 0.94 at 640x480 and 0.96 / 0.98 / 0.96 at
