@@ -166,6 +166,33 @@ def test_overlapped_tracking_gives_the_sequential_verdict_frame_by_frame():
         run_video(GrimpeReferee(route, fps=30.0), None, ahead=0)
 
 
+def test_an_error_mid_video_reaches_the_caller_and_stops_the_worker():
+    """A reader failing mid-clip (a disk unplugged) while frames are handed to MediaPipe ahead:
+    run_video raises that error at once, the frames judged before it were judged in order (all
+    but the few still being tracked), and no worker is left running."""
+    import threading
+
+    from vision.pipeline import run_video
+
+    route = json.loads((CLIP / "route.json").read_text())
+    seen: list[int] = []
+    with VideoReader(CLIP / "video.mp4") as vr:
+        read = vr.read
+
+        def failing_read():
+            if vr.next_index == 40:
+                raise OSError("the disk went away")
+            return read()
+
+        vr.read = failing_read
+        ref = GrimpeReferee(route, fps=30.0)
+        with pytest.raises(OSError, match="went away"):
+            run_video(ref, vr, lambda i, f, r: seen.append(i), ahead=3)
+        ref.close()
+    assert seen == list(range(len(seen))) and 20 <= len(seen) < 40
+    assert not [t for t in threading.enumerate() if t.name.startswith("mediapipe")]
+
+
 def test_annotated_frames_show_the_contacts_decided_for_them():
     """The detector decides a frame ~0.4 s later (it looks ahead); the annotated video must
     still draw, on each frame, the contact state decided for that frame, not a stale one."""

@@ -477,9 +477,9 @@ def run_video(referee: GrimpeReferee, reader: Any,
     if ahead < 1:
         raise ValueError(f"ahead must be at least 1, got {ahead}")
     pool = ThreadPoolExecutor(1, thread_name_prefix="mediapipe") if overlap else None
-    # the wanted frames whose hands are being found, oldest first, each with the frames after
-    # it that are not wanted (judged or reported once it is)
-    pending: deque[tuple[int, float, np.ndarray, Future[Any], list[tuple[int, float, np.ndarray | None]]]] = deque()
+    # the wanted frames whose hands are being found, oldest first: (index, time, frame, the
+    # hands to come, the frames after it that are not wanted: judged or reported once it is)
+    pending: deque[tuple[int, float, np.ndarray, Future[Any], list[Any]]] = deque()
     n = 0
 
     def emit(i: int, t: float, frame: np.ndarray | None, hands: Any = None) -> None:
@@ -536,6 +536,6 @@ def run_video(referee: GrimpeReferee, reader: Any,
         while pending:
             judge_oldest()
     finally:
-        if pool is not None:
-            pool.shutdown(wait=True)
+        if pool is not None:  # on an error, the frames handed ahead are not tracked for nothing
+            pool.shutdown(wait=True, cancel_futures=True)
     return n
