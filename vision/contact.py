@@ -59,12 +59,13 @@ class ContactParams:
             just before the lift; the run must last until ``rescue_gap_s`` before the lift (the
             placed finger is still there). 0 disables.
         rescue_other_colour: whether a rescued placement may be into a hold of another colour
-            than the finger's (a ``wrong_finger`` fault). Such a rescue is a guess: 7 of 33 were
-            true placements (on 450 clips), and those of no_contact climbs (a hovering finger)
-            turn their fault into ``wrong_finger``; but in ``wrong_finger`` climbs it gives the
-            right fault even when it picks the wrong finger. Off: events F1 +0.003 to +0.009 on
-            every set, verdicts 6 fewer right on 450 clips (4-fold CV on the 210 training clips
-            183 -> 180, 192 held-out 160 -> 155, 48 fresh 33 -> 35), so it stays on.
+            than the finger's (a ``wrong_finger`` fault). No: such a rescue is a guess, a true
+            placement 7 times in 33 (on 450 clips); in no_contact climbs a hovering finger's
+            rescue turned the fault into ``wrong_finger``, and in ``wrong_finger`` climbs it
+            often gave the right fault with the wrong finger. Off: events F1 +0.003 to +0.009
+            on every set; verdicts +2 and +1 on two sets of 48 new clips (14501-14548,
+            14601-14648), +5 on the set whose misses led here, but -5 on the 192 clips used in
+            development and -3 in 4-fold CV on the 210 training clips (both tuned with it on).
         settle_palm: a rescued placement is dated to the start of the run's last stretch where
             the fingertip stays within this many palm sizes of where it ends (a finger sliding
             over the finish card before it presses is not down yet); 0: the run's start.
@@ -105,7 +106,7 @@ class ContactParams:
     rescue_level: float = 0.1
     rescue_min_s: float = 0.066
     rescue_gap_s: float = 0.1
-    rescue_other_colour: bool = True
+    rescue_other_colour: bool = False
     other_colour_weight: float = 0.4
     gap_s: float = 0.07
     back_s: float = 0.6
