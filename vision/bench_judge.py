@@ -62,6 +62,14 @@ real footage 202/202; speed ratio 0.90 / 0.97 / 0.94 at 640x480 and 0.96 / 0.98 
 with the shipped model: F1 0.902, verdicts 33/48; empty routes 14501-14548: ring detector
 precision 0.997, recall 0.990, colour 100 %, with the route file 1.000/1.000. Sets of 48 differ
 too: session 5's sets 14101-14116, 14201-14216 and 14301-14316 gave 42/48.
+
+Then no rescue into a hold of another colour (``ContactParams.rescue_other_colour`` off, chosen
+on 14501-14548 and 14601-14648 by a rule written before the second was measured): 14401-14448
+F1 0.934, 38/48 (its misses led to the change); 14501-14548 F1 0.911, 35/48 (replayed);
+14601-14648 (three runs of 16, ``--hd-seed`` 14617, 14633, 14649): holds with the route file
+1.000/1.000, ring detector alone recall 0.989 / 0.989 / 0.980, colour 100 %, centre 0.21-0.25
+px; events F1 0.925 / 0.985 / 0.945, verdicts 14 / 16 / 13 of 16 (43/48); speed ratio 0.98 /
+0.96 / 0.97 at 640x480 and 0.90 / 0.93 / 0.99 at 1280x720.
 """
 
 from __future__ import annotations
