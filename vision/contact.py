@@ -362,7 +362,7 @@ class ContactDetector:
             # the finish zone is the last move (nothing to lift after it): any finger over it
             keys = [c if c is not None and c != "start"
                     and r[3][k] >= (0.0 if c == "finish" else p.rescue_level)
-                    and (p.rescue_other_colour or c == "finish" or self._right_colour(k, c, route))
+                    and (p.rescue_other_colour or self._right_colour(k, c, route))  # zones: True
                     else None
                     for r in rows for c in (r[2][k],)]
             for i, j in _runs(keys):

@@ -539,8 +539,8 @@ def _consistent_rings(found: list[tuple[str, Any]], ref_r: float | None = None) 
         ref_r = float(np.median(radii[annulus] if annulus.sum() >= 3 else radii))
     rings: list[Ring] = []
     for (name, (centre, axes, ang, score, lab_med, is_ann)), r in zip(found, radii):
-        lo, hi = (0.6, 1.6) if is_ann else (0.6, 1.4)
-        if not lo * ref_r <= r <= hi * ref_r:
+        hi = 1.6 if is_ann else 1.4
+        if not 0.6 * ref_r <= r <= hi * ref_r:
             continue
         rings.append(Ring(centre, axes, ang, name, lab_med, score if is_ann else 0.9 * score))
     return _suppress_duplicates(rings), ref_r
