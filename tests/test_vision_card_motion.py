@@ -213,3 +213,35 @@ def test_unchanged_card_keeps_its_answer_until_it_moves(
     cv2.fillConvexPoly(moved, cv2.convexHull(np.round(lm).astype(np.int32)), (90, 120, 170))
     det.update(moved, 2 / 15, 2, [lm])
     assert tr.last is not None and not tr.last.reused and tr.last.status == "moved", tr.last
+
+
+def test_a_card_beside_a_forearm_is_judged_on_what_the_arm_leaves_visible(
+        empty_route: tuple[np.ndarray, RouteObservation]) -> None:
+    """The forearm band drawn from the landmarks is ~1.6 palm sizes wide (twice an arm): within
+    it, the pixels plainly not of the hand's colour are judged. A card the band covers whole but
+    a real (narrower) arm covers only across its middle is measured moved; without the
+    colour check it is covered and the move goes unseen."""
+    frame, obs = empty_route
+    assert obs.H_image_from_route is not None
+    moved = _move_table(frame, obs.H_image_from_route, (8.0, 0.0), 0.0, np.zeros(2))
+    det0 = CardMotionDetector(frame, obs)
+    tr = det0.tracks[0]
+    side = float(np.linalg.norm(tr.corners_px[1] - tr.corners_px[0]))
+    palm = 0.75 * side  # the band (1.6 palms) is wider than the card
+    # the hand beside the card, fingers pointing away from it: the forearm band crosses it
+    away = np.array([1.0, 0.0]) if tr.centre_px[0] < frame.shape[1] / 2 else np.array([-1.0, 0.0])
+    wrist = tr.centre_px + away * (0.5 * side + 1.2 * palm)
+    lm = _fake_hand(tuple(wrist), palm, tuple(away))
+    skin = (110, 150, 205)
+    img = moved.copy()
+    cv2.fillConvexPoly(img, cv2.convexHull(np.round(lm).astype(np.int32)), skin)
+    far = wrist - away * 3 * frame.shape[1]
+    cv2.line(img, tuple(int(v) for v in np.round(wrist)), tuple(int(v) for v in np.round(far)),
+             skin, int(0.4 * palm))  # the arm: a quarter of the band, across the card's middle
+    for colour, expected in ((True, "moved"), (False, "covered")):
+        det = CardMotionDetector(frame, obs, forearm_colour=colour)
+        m = det.measure(det.tracks[0], img, [lm])
+        assert m.status == expected, (colour, m)
+        if colour:
+            assert np.allclose(m.shift_mm, (8.0, 0.0), atol=1.0), m
+            assert 0.3 < m.visible < 0.8, m  # the arm's strip is left out

@@ -15,7 +15,9 @@ units:
    whose visible part (the card and a 4 mm ring of table: its edges) still matches the
    reference where it lay (zero-mean normalised correlation >= 0.9, blind to light drift) has
    not moved: nothing more is done. The hand mask is drawn in the card frame only when a card
-   fails that test.
+   fails that test. Its forearm band is about twice as wide as a forearm; inside it, the
+   pixels plainly not of the hand's colour (measured on the back of the hand in the same
+   frame, :mod:`vision.skin`) and more than 2 px from one that is are seen.
 3. Otherwise the card's motion is measured on its uncovered pixels only: a coarse masked search
    for its shift, refined to a rigid motion (shift and turn) by ECC alignment
    (``cv2.findTransformECC``), also from the last motion found when one is being confirmed.
@@ -64,6 +66,7 @@ import cv2
 import numpy as np
 
 from vision.observations import RouteObservation
+from vision.skin import MIN_SUM, SkinModel
 
 __all__ = ["CardMeasure", "CardMotionDetector", "CardTrack", "HOLD_RADIUS_MM"]
 
@@ -225,10 +228,14 @@ def _coarse_ecc(templ: np.ndarray, templ_ok: np.ndarray, image: np.ndarray, vali
     return float(z)
 
 
-def _hand_mask_rect(track: CardTrack, hand: _Hand, grow: float = 0.35) -> np.ndarray:
+def _hand_mask_rect(track: CardTrack, hand: _Hand, grow: float = 0.35, *, band_apart: bool = False
+                    ) -> Any:
     """(size, size) bool: one hand's mask drawn in a card's frame, the same shape as
     :func:`vision.pipeline.hand_mask` (landmarks' hull and the forearm band from the wrist away
-    from the fingers, grown by ``grow`` palm sizes) without a full-image mask."""
+    from the fingers, grown by ``grow`` palm sizes) without a full-image mask.
+
+    ``band_apart``: return (hull mask, band mask) instead, the band's pixels outside the
+    grown hull only (None when the hand reaches past the table's horizon: all hidden)."""
     size = track.size_px
     c = track.corners_px - hand.wrist
     reach = math.sqrt(float((c * c).sum(1).max()))
@@ -237,11 +244,12 @@ def _hand_mask_rect(track: CardTrack, hand: _Hand, grow: float = 0.35) -> np.nda
     hp = hand.lm_h @ H.T
     fh = H[:, :2] @ far + H[:, 2]
     if min(float(hp[:, 2].min()), float(fh[2])) <= 1e-9:
-        return np.ones((size, size), bool)  # the hand reaches past the table's horizon: hidden
+        # the hand reaches past the table's horizon: hidden
+        return None if band_apart else np.ones((size, size), bool)
     p = hp[:, :2] / hp[:, 2:]
     pf = fh[:2] / fh[2]
     if max(float(np.abs(p).max()), float(np.abs(pf).max())) > 1e5:
-        return np.ones((size, size), bool)
+        return None if band_apart else np.ones((size, size), bool)
     palm = max(math.hypot(float(p[0, 0] - p[9, 0]), float(p[0, 1] - p[9, 1])), 1.0)
     k = max(3, int(2 * grow * palm) | 1)
     r = int(round(k / 2 + 0.5))
@@ -252,6 +260,10 @@ def _hand_mask_rect(track: CardTrack, hand: _Hand, grow: float = 0.35) -> np.nda
     cv2.polylines(m, [hull], True, 1, 2 * r + 1, cv2.LINE_8, 3)
     a_ = (round(float(p[0, 0]) * 8), round(float(p[0, 1]) * 8))
     b_ = (round(float(pf[0]) * 8), round(float(pf[1]) * 8))
+    if band_apart:
+        band = np.zeros((size, size), np.uint8)
+        cv2.line(band, a_, b_, 1, max(1, int(0.9 * palm)) + 2 * r, cv2.LINE_8, 3)
+        return m.view(bool), band.view(bool) & ~m.view(bool)
     cv2.line(m, a_, b_, 1, max(1, int(0.9 * palm)) + 2 * r, cv2.LINE_8, 3)
     return m.view(bool)
 
@@ -264,9 +276,10 @@ class _Hand:
     within ``radius_px`` of ``centre_px``? Conservative: grown by 0.8 / 1.2 palm (perspective
     changes the palm's size across a card frame)."""
 
-    __slots__ = ("d", "hull", "lm", "lm_h", "palm", "wrist")
+    __slots__ = ("_skin", "d", "hull", "lm", "lm_h", "palm", "wrist")
 
     def __init__(self, lm: np.ndarray) -> None:
+        self._skin: SkinModel | None | bool = False
         self.lm = np.asarray(lm, np.float64)
         self.lm_h = np.hstack([self.lm, np.ones((len(self.lm), 1))])
         self.hull = cv2.convexHull(self.lm.astype(np.float32))
@@ -275,6 +288,12 @@ class _Hand:
         self.palm = max(norm, 1.0)
         self.wrist = self.lm[0]
         self.d = d / max(norm, 1e-6)
+
+    def skin(self, frame_bgr: np.ndarray) -> SkinModel | None:
+        """The hand's colour in this frame (:class:`vision.skin.SkinModel`), computed once."""
+        if self._skin is False:
+            self._skin = SkinModel.from_palm(frame_bgr, self.lm)
+        return self._skin  # type: ignore[return-value]
 
     def reaches(self, centre_px: np.ndarray, radius_px: float) -> bool:
         c = (float(centre_px[0]), float(centre_px[1]))
@@ -363,8 +382,14 @@ class CardMotionDetector:
                  max_aligned: int = 2, learn_zncc: float = 0.95, max_rot_deg: float = 20.0,
                  ecc_iterations: int = 30, same_zncc: float = 0.99, gate_zncc: float = 0.35,
                  same_grey: float = 10.0, same_frac: float = 0.01,
-                 coarse_zncc: float = 0.6) -> None:
+                 coarse_zncc: float = 0.6, forearm_colour: bool = True,
+                 forearm_skin_d2: float = 16.0, forearm_shadow: float = 0.0,
+                 forearm_edge_px: int = 2) -> None:
         self.every = max(1, int(every))
+        self.forearm_colour = bool(forearm_colour)
+        self.forearm_skin_d2 = float(forearm_skin_d2)
+        self.forearm_shadow = float(forearm_shadow)
+        self.forearm_edge_px = max(0, int(forearm_edge_px))
         self.shift_mm = float(shift_mm)
         self.rot_deg = float(rot_deg)
         self.confirm = max(1, int(confirm))
@@ -545,7 +570,7 @@ class CardMotionDetector:
             for h in hand:
                 h = h if isinstance(h, _Hand) else _Hand(h)
                 if h.reaches(track.centre_px, track.r_frame_px):
-                    valid &= ~_hand_mask_rect(track, h)
+                    valid &= ~self._hand_in_rect(track, h, frame_bgr)
         elif hand is not None:
             hm = cv2.warpPerspective(hand.view(np.uint8), track.H_image_from_rect, (size, size),
                                      flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP,
@@ -647,6 +672,36 @@ class CardMotionDetector:
         else:
             track.prev = (cur, valid, m)
         return m
+
+    def _hand_in_rect(self, track: CardTrack, hand: _Hand, frame_bgr: np.ndarray) -> np.ndarray:
+        """(size, size) bool: where ``hand`` may hide the card frame. The forearm band of
+        :func:`_hand_mask_rect` is ~1.6 palm sizes wide, twice a forearm, so that an arm
+        MediaPipe's wrist does not quite point along, and its shadow, stay inside it. Within
+        that band (``forearm_colour``) a pixel is given back when it is plainly not the hand:
+        bright enough to have a colour, of a chromaticity far from the back of the hand's in
+        this frame (``forearm_skin_d2``) and not within ``forearm_edge_px`` of a pixel that
+        has it (an arm's blurred outline), and not much darker than the reference there
+        (``forearm_shadow``: a shadow)."""
+        if not self.forearm_colour:
+            return _hand_mask_rect(track, hand)
+        parts = _hand_mask_rect(track, hand, band_apart=True)
+        if parts is None:
+            return np.ones((track.size_px, track.size_px), bool)
+        hull, band = parts
+        model = hand.skin(frame_bgr) if band.any() else None
+        if model is None:
+            return hull | band
+        col = cv2.remap(frame_bgr, track.map1, track.map2, cv2.INTER_LINEAR,
+                        borderMode=cv2.BORDER_REPLICATE)
+        # the hand's colour (a pixel too dark to have one is not taken for it), grown over the
+        # arm's blurred outline
+        bright = col.sum(2, dtype=np.int32) >= MIN_SUM
+        arm = ((model.distance2(col) <= self.forearm_skin_d2) & bright).view(np.uint8)
+        if self.forearm_edge_px > 0:
+            k = 2 * self.forearm_edge_px + 1
+            arm = cv2.dilate(arm, np.ones((k, k), np.uint8))
+        shade = cv2.cvtColor(col, cv2.COLOR_BGR2GRAY) < self.forearm_shadow * track.ref
+        return hull | (band & (arm.view(bool) | shade))
 
     # --- the stage --------------------------------------------------------------------------
     def due(self) -> bool:
