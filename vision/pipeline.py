@@ -44,9 +44,11 @@ from vision.filters import OneEuroFilter
 from vision.landmarks import FINGER_JOINTS, FINGERS
 from vision.observations import ContactObservation, FrameResult, RouteObservation
 from vision.route_detect import RouteDetector, RouteNotFound
+from vision.skin import MIN_SUM, SkinModel
 from vision.table_view import TableView, needs_view
 
-__all__ = ["GrimpeReferee", "RouteNotFound", "feed_video", "hand_mask", "load_route_json", "run_video"]
+__all__ = ["GrimpeReferee", "RouteNotFound", "feed_video", "hand_mask", "load_route_json", "run_video",
+           "skin_near_hand"]
 
 
 def load_route_json(route: Any) -> dict[str, Any] | None:
@@ -63,6 +65,10 @@ def load_route_json(route: Any) -> dict[str, Any] | None:
 
 #: Above this image side (px) the exact hand mask is grown at half size.
 HALF_MASK_SIDE_PX = 960
+#: how far from a hand's landmarks (palm sizes) pixels of its colour are taken for the hand,
+#: and how close to its colour (squared Mahalanobis distance): :func:`skin_near_hand`
+SKIN_REACH = 0.8
+SKIN_D2 = 9.0
 
 
 def hand_mask(shape_hw: tuple[int, int], lm: np.ndarray, grow: float = 0.35, *,
@@ -103,6 +109,38 @@ def hand_mask(shape_hw: tuple[int, int], lm: np.ndarray, grow: float = 0.35, *,
     x0, y0, x1, y1 = max(0, x - r), max(0, y - r), min(w, x + bw + r), min(h, y + bh + r)
     m[y0:y1, x0:x1] = cv2.dilate(m[y0:y1, x0:x1], cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     return m.view(bool)
+
+
+def skin_near_hand(image_bgr: np.ndarray, frame_bgr: np.ndarray, lm: np.ndarray,
+                   reach: float = SKIN_REACH, max_d2: float = SKIN_D2, *,
+                   unlike_table: bool = True) -> np.ndarray:
+    """(H, W) bool: the pixels of ``image_bgr`` within ``reach`` palm sizes of a hand (its
+    :func:`hand_mask` grown by ``reach``: hull and forearm band) that have the hand's colour
+    and not the table's. MediaPipe's landmarks can stop 30-40 px short of the fingertips on
+    a first detection; this finds them. ``image_bgr`` is the frame itself, or the reference
+    image checked for a hand that was there unseen.
+
+    The hand's colour is measured on its palm in ``frame_bgr``, the table's on the pixels of
+    ``image_bgr`` in a band 0.6 palm wide around that reach (:class:`vision.skin.SkinModel`,
+    chromaticity). A pixel is the hand's when bright enough to have a colour, within
+    ``max_d2`` of the hand's and, with ``unlike_table``, at least 4 times closer to it than to
+    the table's (squared distances): on a table the colour of skin (light wood) nothing is
+    then added. All False when the palm gives no colour model."""
+    model = SkinModel.from_palm(frame_bgr, lm)
+    if model is None:
+        return np.zeros(image_bgr.shape[:2], bool)
+    near = hand_mask(image_bgr.shape[:2], lm, reach, fast=True)
+    table = None
+    if unlike_table:
+        around = hand_mask(image_bgr.shape[:2], lm, reach + 0.6, fast=True) & ~near
+        table = SkinModel.from_pixels(image_bgr[around])
+    px = image_bgr[near]
+    d2 = model.distance2(px)
+    keep = (px.sum(1, dtype=np.int32) >= MIN_SUM) & (d2 < max_d2)
+    if table is not None:
+        keep &= table.distance2(px) > 4.0 * np.maximum(d2, 1.0)
+    near[near] = keep
+    return near
 
 
 def _dedup(hands: Any) -> Any:
@@ -154,6 +192,12 @@ class GrimpeReferee:
     #: off: 0.901, 167/210). Off, judge-video's speed ratio to a bare MediaPipe loop went
     #: 0.83 -> 0.89 (640x480) and 0.79 -> 0.93 (1280x720), same clips, quiet machine.
     dense_start = False
+    #: with no hand seen on the frames the empty-route reference was made from, how long (s)
+    #: to wait for one before trusting the reference as it is (see :meth:`_maybe_start_route`)
+    START_WAIT_S = 2.0
+    #: how far from the first hand seen (palm sizes) the reference is checked for its colour
+    #: (the hand may have moved a little since the frame the reference was made from)
+    CHECK_REACH = 1.5
 
     def __init__(self, route: Any = None, calibration: Any = None, fps: float = 30.0, *,
                  stride: int | None = None, tracker: Any = None, colour_map: Any = None,
@@ -195,6 +239,7 @@ class GrimpeReferee:
         self.holds_mm: np.ndarray | None = None
         self.view: TableView | None = None  # set when the route shows an oblique camera
         self._view_decided = False
+        self._route_done_t: float | None = None
 
     # --- helpers ----------------------------------------------------------------------------
     @staticmethod
@@ -289,9 +334,11 @@ class GrimpeReferee:
 
         def any_mask() -> np.ndarray | None:
             # the hands' exact mask, made only on the frames route detection tries (card
-            # motion masks the hands from their landmarks in its own card frames)
+            # motion masks the hands from their landmarks in its own card frames), with the
+            # pixels of the hand's colour near it (fingertips beyond the landmarks)
             if "exact" not in cache:
-                masks = [hand_mask(frame.shape[:2], h.landmarks_px) for h in hands.hands]
+                masks = [hand_mask(frame.shape[:2], h.landmarks_px)
+                         | skin_near_hand(frame, frame, h.landmarks_px) for h in hands.hands]
                 cache["exact"] = np.logical_or.reduce(masks) if masks else None
             return cache["exact"]
 
@@ -308,7 +355,7 @@ class GrimpeReferee:
             ahead_s = c.horizon * self.stride / self.fps + c.p.relift_s
             self.arbiter = EventArbiter(self.judge, delay_s=self.delay_s + ahead_s)
         if route is not None and self.route_detector.done and self.occlusion is None:
-            self._start_route(route)
+            self._maybe_start_route(route, frame, hands, t_s)
         new: list[dict[str, Any]] = []
         lm = None
         if climber is not None:
@@ -343,6 +390,29 @@ class GrimpeReferee:
         return FrameResult(frame_index, float(t_s), False, None, last.climbing_hand, last.landmarks_px,
                            last.route, last.contacts, released, self._verdict_dict(),
                            last.move_fingers, last.points)
+
+    def _maybe_start_route(self, route: RouteObservation, frame: np.ndarray, hands: Any,
+                           t_s: float) -> None:
+        """Start the stages that compare frames with the empty-route reference (occlusion, card
+        motion) once the reference can be trusted. If no hand was found on a frame it was made
+        from, MediaPipe may have missed one there (it did on 4 of 208 rendered first frames):
+        wait for the first hand seen, and forget the reference's pixels near it
+        (:attr:`CHECK_REACH`) that have its colour (the hand was already there), even on a
+        table of that colour (what is forgotten there is only table, learnt again by card
+        motion when seen); with no hand for :attr:`START_WAIT_S`, start anyway."""
+        rd = self.route_detector
+        if rd.unchecked and hands.hands:
+            assert rd.reference_bgr is not None
+            rd.forget(np.logical_or.reduce([
+                skin_near_hand(rd.reference_bgr, frame, h.landmarks_px, reach=self.CHECK_REACH,
+                               unlike_table=False)
+                for h in hands.hands]))
+        elif rd.unchecked:
+            if self._route_done_t is None:
+                self._route_done_t = float(t_s)
+            if float(t_s) - self._route_done_t < self.START_WAIT_S:
+                return
+        self._start_route(route)
 
     def _start_route(self, route: RouteObservation) -> None:
         ref = self.route_detector.reference_bgr

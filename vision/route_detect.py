@@ -1105,6 +1105,9 @@ class RouteDetector:
         self.tries = 0
         self.full_searches = 0
         self.done = False
+        #: some of the reference was taken from a frame where no hand was found: a hand
+        #: MediaPipe missed may be in it (cleared by :meth:`forget`)
+        self.unchecked = False
         self._last_try: int | None = None
 
     def update(self, frame_bgr: np.ndarray, frame_index: int, hand_mask: Any = None
@@ -1131,6 +1134,8 @@ class RouteDetector:
                 return self.observation
             self.reference_bgr[fill] = frame_bgr[fill]
             self.reference_valid |= free
+        if hand_mask is None:
+            self.unchecked = True
         self.tries += 1
         exclude = None if self.reference_valid.all() else ~self.reference_valid
         weak = self.observation is None or 2 * int(self.observation.holds.detected.sum()) < len(self.holds)
@@ -1144,6 +1149,14 @@ class RouteDetector:
         if self.tries >= self.max_tries:
             self.done = True
         return self.observation
+
+    def forget(self, mask: np.ndarray) -> None:
+        """Take the reference's pixels under ``mask`` for unseen (a hand found later was there
+        unnoticed): they no longer count as table (:attr:`reference_valid`). The route found
+        is kept; the reference counts as checked (:attr:`unchecked` False)."""
+        self.unchecked = False
+        if self.reference_valid is not None:
+            self.reference_valid &= ~np.asarray(mask, bool)
 
     def _offer(self, rings: list[Ring], frame_index: int, model: ColourModel | None = None
                ) -> RouteObservation | None:
