@@ -695,7 +695,7 @@ class CardMotionDetector:
                         borderMode=cv2.BORDER_REPLICATE)
         # the hand's colour (a pixel too dark to have one is not taken for it), grown over the
         # arm's blurred outline
-        bright = col.sum(2, dtype=np.int32) >= MIN_SUM
+        bright = col[..., 0].astype(np.int32) + col[..., 1] + col[..., 2] >= MIN_SUM
         arm = ((model.distance2(col) <= self.forearm_skin_d2) & bright).view(np.uint8)
         if self.forearm_edge_px > 0:
             k = 2 * self.forearm_edge_px + 1

@@ -111,36 +111,70 @@ def hand_mask(shape_hw: tuple[int, int], lm: np.ndarray, grow: float = 0.35, *,
     return m.view(bool)
 
 
-def skin_near_hand(image_bgr: np.ndarray, frame_bgr: np.ndarray, lm: np.ndarray,
+def skin_near_hand(image_bgr: np.ndarray, frame_bgr: np.ndarray | None, lm: np.ndarray,
                    reach: float = SKIN_REACH, max_d2: float = SKIN_D2, *,
-                   unlike_table: bool = True) -> np.ndarray:
-    """(H, W) bool: the pixels of ``image_bgr`` within ``reach`` palm sizes of a hand (its
-    :func:`hand_mask` grown by ``reach``: hull and forearm band) that have the hand's colour
-    and not the table's. MediaPipe's landmarks can stop 30-40 px short of the fingertips on
-    a first detection; this finds them. ``image_bgr`` is the frame itself, or the reference
-    image checked for a hand that was there unseen.
+                   unlike_table: bool = True, forearm: bool = False) -> np.ndarray:
+    """(H, W) bool: the pixels of ``image_bgr`` within ``reach`` palm sizes of a hand's
+    landmarks (their hull grown so; with ``forearm``, :func:`hand_mask`'s forearm band too)
+    that have the hand's colour and not the table's. MediaPipe's landmarks can stop 30-40 px
+    short of the fingertips on a first detection; this finds them. ``image_bgr`` is the frame
+    itself, or the reference image checked for a hand that was there unseen (``frame_bgr``:
+    the frame the landmarks are of; None: ``image_bgr``).
 
     The hand's colour is measured on its palm in ``frame_bgr``, the table's on the pixels of
-    ``image_bgr`` in a band 0.6 palm wide around that reach (:class:`vision.skin.SkinModel`,
+    ``image_bgr`` in a band 0.3 palm wide around that reach (:class:`vision.skin.SkinModel`,
     chromaticity). A pixel is the hand's when bright enough to have a colour, within
     ``max_d2`` of the hand's and, with ``unlike_table``, at least 4 times closer to it than to
     the table's (squared distances): on a table the colour of skin (light wood) nothing is
-    then added. All False when the palm gives no colour model."""
-    model = SkinModel.from_palm(frame_bgr, lm)
+    then added. All False when the palm gives no colour model. The work is done in the hand's
+    bounding box (without ``forearm``), at half size above :data:`HALF_MASK_SIDE_PX`."""
+    h, w = image_bgr.shape[:2]
+    if max(h, w) > HALF_MASK_SIDE_PX:
+        # at half size, as hand_mask grows its mask there: 4x less work
+        def half(a: np.ndarray) -> np.ndarray:
+            return cv2.resize(a, ((w + 1) // 2, (h + 1) // 2), interpolation=cv2.INTER_AREA)
+
+        small = skin_near_hand(half(image_bgr), half(frame_bgr) if frame_bgr is not image_bgr else None,
+                               (np.asarray(lm, np.float32)[:, :2] + 0.5) / 2 - 0.5, reach, max_d2,
+                               unlike_table=unlike_table, forearm=forearm)
+        return cv2.resize(small.view(np.uint8), (w, h), interpolation=cv2.INTER_NEAREST).view(bool)
+    out = np.zeros((h, w), bool)
+    model = SkinModel.from_palm(image_bgr if frame_bgr is None else frame_bgr, lm)
     if model is None:
-        return np.zeros(image_bgr.shape[:2], bool)
-    near = hand_mask(image_bgr.shape[:2], lm, reach, fast=True)
+        return out
+    pts = np.asarray(lm, np.float32)[:, :2]
+    palm = palm_size_px(pts)
+    r_near, r_far = reach * palm, (reach + 0.3) * palm
+    x0, y0 = (max(0, int(v - r_far)) for v in pts.min(0))
+    x1, y1 = min(w, int(pts[:, 0].max() + r_far) + 2), min(h, int(pts[:, 1].max() + r_far) + 2)
+    if forearm:
+        x0, y0, x1, y1 = 0, 0, w, h
+    if x1 <= x0 or y1 <= y0:
+        return out
+    box = image_bgr[y0:y1, x0:x1]
+    hull = cv2.convexHull(np.round(pts - [x0, y0]).astype(np.int32))
+
+    def grown(r: float) -> np.ndarray:
+        m = np.zeros(box.shape[:2], np.uint8)
+        cv2.fillConvexPoly(m, hull, 1)
+        cv2.polylines(m, [hull], True, 1, max(1, int(2 * r)))
+        return m.view(bool)
+
+    near = grown(r_near)
+    if forearm:
+        near |= hand_mask((h, w), pts, reach, fast=True)
     table = None
     if unlike_table:
-        around = hand_mask(image_bgr.shape[:2], lm, reach + 0.6, fast=True) & ~near
-        table = SkinModel.from_pixels(image_bgr[around])
-    px = image_bgr[near]
+        table = SkinModel.from_pixels(box[grown(r_far) & ~near])
+    px = box[near]
     d2 = model.distance2(px)
-    keep = (px.sum(1, dtype=np.int32) >= MIN_SUM) & (d2 < max_d2)
+    bright = px[:, 0].astype(np.int32) + px[:, 1] + px[:, 2] >= MIN_SUM
+    keep = bright & (d2 < max_d2)
     if table is not None:
         keep &= table.distance2(px) > 4.0 * np.maximum(d2, 1.0)
     near[near] = keep
-    return near
+    out[y0:y1, x0:x1] = near
+    return out
 
 
 def _dedup(hands: Any) -> Any:
@@ -405,7 +439,7 @@ class GrimpeReferee:
             assert rd.reference_bgr is not None
             rd.forget(np.logical_or.reduce([
                 skin_near_hand(rd.reference_bgr, frame, h.landmarks_px, reach=self.CHECK_REACH,
-                               unlike_table=False)
+                               unlike_table=False, forearm=True)
                 for h in hands.hands]))
         elif rd.unchecked:
             if self._route_done_t is None:

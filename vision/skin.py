@@ -62,21 +62,27 @@ class SkinModel:
         """The same model of any (N, 3) BGR pixels (e.g. the table around a hand), from those
         bright enough to have a colour; None when fewer than ``min_samples`` are."""
         px = np.asarray(pixels_bgr, np.float32).reshape(-1, 3)
-        px = px[px.sum(1) >= MIN_SUM]
-        if len(px) < min_samples:
+        b, g, r = px[:, 0], px[:, 1], px[:, 2]
+        tot = b + g + r
+        ok = tot >= MIN_SUM
+        if int(np.count_nonzero(ok)) < min_samples:
             return None
-        c = px[:, :2] / (px.sum(1, keepdims=True) + 1.0)
-        cov = np.cov(c.T) + np.eye(2) * MIN_SD ** 2
-        return cls(c.mean(0), np.linalg.inv(cov), len(px))
+        tot = tot[ok] + 1.0
+        c = np.stack([b[ok] / tot, g[ok] / tot])
+        cov = np.cov(c) + np.eye(2) * MIN_SD ** 2
+        det = cov[0, 0] * cov[1, 1] - cov[0, 1] * cov[1, 0]
+        icov = np.array([[cov[1, 1], -cov[0, 1]], [-cov[1, 0], cov[0, 0]]]) / det
+        return cls(c.mean(1), icov, int(c.shape[1]))
 
     def distance2(self, pixels_bgr: np.ndarray) -> np.ndarray:
         """Squared Mahalanobis distance of each pixel's chromaticity to the hand's: (...) float32
         for (..., 3) BGR pixels (any dtype). Pixels darker than :data:`MIN_SUM` get 0 (they
         might be the hand: no colour to say otherwise)."""
         p = np.asarray(pixels_bgr, np.float32)
-        tot = p.sum(-1) + 1.0
-        cb = p[..., 0] / tot - np.float32(self.mean[0])
-        cg = p[..., 1] / tot - np.float32(self.mean[1])
+        b, g = p[..., 0], p[..., 1]
+        tot = b + g + p[..., 2] + 1.0  # (adding the channels: ~10x a numpy sum over them)
+        cb = b / tot - np.float32(self.mean[0])
+        cg = g / tot - np.float32(self.mean[1])
         a, b, d = (np.float32(v) for v in (self.icov[0, 0], self.icov[0, 1], self.icov[1, 1]))
         d2 = cb * cb * a + 2 * b * cb * cg + cg * cg * d
         return np.where(tot - 1.0 < MIN_SUM, np.float32(0.0), d2)
