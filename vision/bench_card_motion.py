@@ -56,13 +56,13 @@ with :func:`vision.bench_judge.render`, sizes as above)
   2b4b3be's detector run alongside (``--detector-file``; load average ~8).
 - 2026-11-30, the forearm band judged by colour (:meth:`CardMotionDetector._hand_in_rect`)
   and the reference checked for a hand MediaPipe missed (``GrimpeReferee._maybe_start_route``),
-  recorded through the referee of commit 138a008, ``--cpu``; before: ``--param
+  recorded through the referee of commit 2e39149, ``--cpu``; before: ``--param
   forearm_colour=0`` on recordings made through 0ac8822. 208 clips (the 64 /tmp/h11 climbs
   and 144 bench_judge climbs of seeds 14401-14448, 14501-14548, 14601-14648: 26 nudges, 182
   clips without one): recall 22 -> 23/26, within 0.3 s 20 -> 22; fresh seeds 14701-14716
-  (``--render-seeds``, 32 clips, all nudged): recall 26 -> 28/32, within 0.3 s 21 both; 1
+  (``--render-seeds``, 32 clips, all nudged): recall 26 -> 28/32, within 0.3 s 21 -> 22; 1
   false alarm on the 208 before and after (a second card reported on 14621), none on the 182
-  clips without a nudge; 0.63 -> 1.0 ms CPU per processed frame at 640x480. Found now: 14445
+  clips without a nudge; 0.65 -> 0.87 ms CPU per processed frame at 640x480. Found now: 14445
   (at most 14 % of the card seen after the nudge), 7005 1.0 s sooner. Still missed: cards
   under the hand or forearm until the end (14541, 6013, 14701, 14713), and 14637 (its
   reference shows fingertips MediaPipe's landmarks fell short of, on a wood table the colour
