@@ -62,9 +62,14 @@ def clip() -> tuple[np.ndarray, dict]:
     return frame, gt
 
 
-def test_fingertips_beyond_short_landmarks_are_found_by_colour(clip: tuple[np.ndarray, dict]) -> None:
+@pytest.mark.parametrize("scale", [1, 2])  # 640x480, and 1280x960 (worked at half size)
+def test_fingertips_beyond_short_landmarks_are_found_by_colour(clip: tuple[np.ndarray, dict],
+                                                               scale: int) -> None:
     frame, gt = clip
     lm = np.asarray(gt["frames"][0]["hands"][0]["landmarks_px"], np.float32)
+    if scale != 1:
+        frame = cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_LINEAR)
+        lm = (lm + 0.5) * scale - 0.5
     # the fingers as a first detection may give them: each finger's joints pulled 35 %
     # of the way back towards its knuckle (the tips 15-25 px short here)
     short = lm.copy()
@@ -72,9 +77,10 @@ def test_fingertips_beyond_short_landmarks_are_found_by_colour(clip: tuple[np.nd
         for j in range(root + 1, root + 4):
             short[j] = lm[root] + 0.65 * (lm[j] - lm[root])
     tips = np.round(lm[TIPS]).astype(int)
-    assert (np.linalg.norm(lm[TIPS] - short[TIPS], axis=1) > 12).all()
+    assert (np.linalg.norm(lm[TIPS] - short[TIPS], axis=1) > 12 * scale).all()
     plain = hand_mask(frame.shape[:2], short)
     with_colour = plain | skin_near_hand(frame, frame, short)
+    assert np.array_equal(skin_near_hand(frame, None, short), skin_near_hand(frame, frame, short))
     assert not plain[tips[:, 1], tips[:, 0]].all()  # the landmarks' mask misses some tips
     assert with_colour[tips[:, 1], tips[:, 0]].all()  # the hand's colour finds them
     # and takes little of the table: most of the mask's growth is still the hand's own

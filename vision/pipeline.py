@@ -134,7 +134,8 @@ def skin_near_hand(image_bgr: np.ndarray, frame_bgr: np.ndarray | None, lm: np.n
         def half(a: np.ndarray) -> np.ndarray:
             return cv2.resize(a, ((w + 1) // 2, (h + 1) // 2), interpolation=cv2.INTER_AREA)
 
-        small = skin_near_hand(half(image_bgr), half(frame_bgr) if frame_bgr is not image_bgr else None,
+        frame_half = None if frame_bgr is None or frame_bgr is image_bgr else half(frame_bgr)
+        small = skin_near_hand(half(image_bgr), frame_half,
                                (np.asarray(lm, np.float32)[:, :2] + 0.5) / 2 - 0.5, reach, max_d2,
                                unlike_table=unlike_table, forearm=forearm)
         return cv2.resize(small.view(np.uint8), (w, h), interpolation=cv2.INTER_NEAREST).view(bool)
