@@ -3,7 +3,10 @@
 :class:`GrimpeReferee` chains the stages (each a small object with ``update``):
 
 1. :class:`vision.route_detect.RouteDetector` finds the route on the first frames (the hand
-   masked out), matched to the route file's hold ids when one is given;
+   masked out, with the pixels of its colour near it: :func:`skin_near_hand`), matched to the
+   route file's hold ids when one is given; the frames it was found on are the empty-route
+   reference the later stages compare with (checked for a hand MediaPipe missed there once a
+   hand is seen: :meth:`GrimpeReferee._maybe_start_route`);
 2. :class:`vision.hands.HandTracker` (MediaPipe) finds the hands; the climbing hand is chosen
    (the one reaching the start zone, then followed by position) and its landmarks smoothed with
    a One-Euro filter (:mod:`vision.filters`); the other hand is watched;
