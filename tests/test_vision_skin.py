@@ -44,6 +44,7 @@ def test_skin_model_tells_the_hand_from_the_table_whatever_the_light() -> None:
     assert (model.distance2(table) > 25).all(), model.distance2(table)
     # too dark to have a colour: never called "not the hand"
     assert model.distance2(np.array([[10, 30, 5]], np.float32))[0] == 0.0
+    assert model.distance2(np.array([[10, 30, 5]], np.float32), dark=np.inf)[0] == np.inf
     assert 10 + 30 + 5 < MIN_SUM
 
 

@@ -66,7 +66,7 @@ import cv2
 import numpy as np
 
 from vision.observations import RouteObservation
-from vision.skin import MIN_SUM, SkinModel
+from vision.skin import SkinModel
 
 __all__ = ["CardMeasure", "CardMotionDetector", "CardTrack", "HOLD_RADIUS_MM"]
 
@@ -698,8 +698,7 @@ class CardMotionDetector:
                         borderMode=cv2.BORDER_REPLICATE)
         # the hand's colour (a pixel too dark to have one is not taken for it), grown over the
         # arm's blurred outline
-        bright = col[..., 0].astype(np.int32) + col[..., 1] + col[..., 2] >= MIN_SUM
-        arm = ((model.distance2(col) <= self.forearm_skin_d2) & bright).view(np.uint8)
+        arm = (model.distance2(col, dark=np.inf) <= self.forearm_skin_d2).view(np.uint8)
         if self.forearm_edge_px > 0:
             k = 2 * self.forearm_edge_px + 1
             arm = cv2.dilate(arm, np.ones((k, k), np.uint8))

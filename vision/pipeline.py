@@ -47,7 +47,7 @@ from vision.filters import OneEuroFilter
 from vision.landmarks import FINGER_JOINTS, FINGERS
 from vision.observations import ContactObservation, FrameResult, RouteObservation
 from vision.route_detect import RouteDetector, RouteNotFound
-from vision.skin import MIN_SUM, SkinModel
+from vision.skin import SkinModel
 from vision.table_view import TableView, needs_view
 
 __all__ = ["GrimpeReferee", "RouteNotFound", "feed_video", "hand_mask", "load_route_json", "run_video",
@@ -171,9 +171,8 @@ def skin_near_hand(image_bgr: np.ndarray, frame_bgr: np.ndarray | None, lm: np.n
     if unlike_table:
         table = SkinModel.from_pixels(box[grown(r_far) & ~near])
     px = box[near]
-    d2 = model.distance2(px)
-    bright = px[:, 0].astype(np.int32) + px[:, 1] + px[:, 2] >= MIN_SUM
-    keep = bright & (d2 < max_d2)
+    d2 = model.distance2(px, dark=np.inf)  # a pixel too dark to have a colour is not kept
+    keep = d2 < max_d2
     if table is not None:
         keep &= table.distance2(px) > 4.0 * np.maximum(d2, 1.0)
     near[near] = keep

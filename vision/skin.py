@@ -74,10 +74,11 @@ class SkinModel:
         icov = np.array([[cov[1, 1], -cov[0, 1]], [-cov[1, 0], cov[0, 0]]]) / det
         return cls(c.mean(1), icov, int(c.shape[1]))
 
-    def distance2(self, pixels_bgr: np.ndarray) -> np.ndarray:
+    def distance2(self, pixels_bgr: np.ndarray, dark: float = 0.0) -> np.ndarray:
         """Squared Mahalanobis distance of each pixel's chromaticity to the hand's: (...) float32
-        for (..., 3) BGR pixels (any dtype). Pixels darker than :data:`MIN_SUM` get 0 (they
-        might be the hand: no colour to say otherwise)."""
+        for (..., 3) BGR pixels (any dtype). Pixels darker than :data:`MIN_SUM` get ``dark``:
+        0 by default (they might be the hand: no colour to say otherwise), ``inf`` where only
+        a pixel with the hand's colour counts as the hand."""
         p = np.asarray(pixels_bgr, np.float32)
         b, g = p[..., 0], p[..., 1]
         tot = b + g + p[..., 2] + 1.0  # (adding the channels: ~10x a numpy sum over them)
@@ -85,4 +86,4 @@ class SkinModel:
         cg = g / tot - np.float32(self.mean[1])
         a, b, d = (np.float32(v) for v in (self.icov[0, 0], self.icov[0, 1], self.icov[1, 1]))
         d2 = cb * cb * a + 2 * b * cb * cg + cg * cg * d
-        return np.where(tot - 1.0 < MIN_SUM, np.float32(0.0), d2)
+        return np.where(tot - 1.0 < MIN_SUM, np.float32(dark), d2)
