@@ -69,6 +69,54 @@ def test_placement_seen_just_before_the_release_is_not_early_place():
     assert arb.reordered[0]["fault_avoided"] == "early_place"
 
 
+def _move2(finger: str, target: str, t_down: float, t_ring_up: float) -> list[dict]:
+    """The example with move 2 made by ``finger`` into ``target`` (at ``t_down``), the ring
+    anchor seen lifting at ``t_ring_up``."""
+    ev = [dict(e) for e in _events()]
+    for e in ev:
+        if e["finger"] == "middle" and e["type"] == "down":
+            e.update(finger=finger, target=target, t=t_down)
+        if e["finger"] == "middle" and e["type"] == "up":
+            e["finger"] = finger
+        if e["finger"] == "ring" and e["type"] == "up":
+            e["t"] = t_ring_up
+    return ev
+
+
+@pytest.mark.parametrize(("finger", "target", "code"), [
+    ("little", "11a", "used_hold"),  # the little finger back into the hold it left at 2.4 s
+    ("index", "7b", "wrong_finger"),  # green is the middle finger's
+])
+def test_a_placement_fault_is_not_hidden_by_a_release_seen_just_before(finger, target, code):
+    # the climber put a finger into a forbidden hold while the anchor was still down; the anchor
+    # is seen lifting 0.1 s before it: nothing on the table (no_contact) is an artefact of the
+    # timing, the forbidden placement is not
+    ev = _move2(finger, target, 3.1, 3.0)
+    plain = ClimbJudge(ROUTE).feed_all(sorted(ev, key=lambda e: e["t"])).to_json()
+    assert plain["fault"]["code"] == "no_contact"
+    verdict, arb = _judge(ev, 0.35)
+    assert verdict["fault"]["code"] == code
+    assert verdict["fault"]["finger"] == finger and verdict["score"] == 0
+    assert arb.reordered[0]["fault_avoided"] == "no_contact"
+    # in the true order it is the same fault, of course
+    assert _judge(_move2(finger, target, 3.1, 3.7), 0.35)[0]["fault"]["code"] == code
+
+
+def test_a_fault_of_its_own_is_not_replaced_by_a_later_one():
+    # a wrong-colour placement, then 0.1 s later a used hold: the first fault stands
+    ev = _move2("index", "7b", 3.1, 3.7)
+    ev.append({"t": 3.2, "type": "down", "finger": "little", "target": "11a", "frame": 96})
+    verdict, arb = _judge(ev, 0.35)
+    assert verdict["fault"]["code"] == "wrong_finger" and verdict["fault"]["finger"] == "index"
+    assert arb.reordered == []
+
+
+def test_a_placement_fault_long_after_the_release_leaves_no_contact():
+    verdict, arb = _judge(_move2("little", "11a", 3.5, 3.0), 0.35)
+    assert verdict["fault"]["code"] == "no_contact"
+    assert arb.reordered == []
+
+
 @pytest.mark.parametrize("gap", [0.5, 1.0])
 def test_a_gap_longer_than_the_window_is_a_real_fault(gap):
     ev = _retime(_events(), "ring", "up", 3.0)

@@ -12,7 +12,12 @@ A fair referee does not call a fault on an order its own timing cannot tell: whe
 next event would make the judge call a fault, and a later event within ``window_s`` fed first
 makes both go through without one, :class:`EventArbiter` feeds that one first (its time moved
 to just before). Faults that do not depend on such an order stand (a hand really in the air for
-longer than the window, a wrong colour, a used hold...). Every reordering is kept in
+longer than the window, a wrong colour, a used hold...). So does such a fault carried by the
+later event itself: when the next event's fault is one of order (``no_contact``,
+``early_place``, ``surplace``) and the later event, fed first, is a placement faulty whatever
+the order (a wrong colour, a used hold, the start zone again, off target), the later event goes
+first and its fault is the verdict (a climber who puts a finger into a burnt hold as the anchor
+is seen lifting made that fault, not a doubtful ``no_contact``). Every reordering is kept in
 :attr:`EventArbiter.reordered` so a reviewer can see it.
 
 The arbiter holds events for ``delay_s`` (longer than ``window_s`` plus the detector's own
@@ -29,6 +34,10 @@ from games.grimpe.climb import EventError
 __all__ = ["EventArbiter"]
 
 _CONTACT = ("down", "up")
+#: faults that turn on the order of two nearby events
+_ORDER_FAULTS = ("no_contact", "early_place", "surplace")
+#: faults a placement carries whatever the order of the events around it
+_OWN_FAULTS = ("wrong_finger", "used_hold", "restart_zone", "off_target")
 
 
 def _order_key(e: dict[str, Any]) -> tuple[float, int]:
@@ -87,7 +96,8 @@ class EventArbiter:
 
     def _choose(self) -> dict[str, Any]:
         """Pop the next event to feed: the head, or a later contact event within the window
-        when only feeding that one first avoids a fault."""
+        when feeding that one first avoids the head's fault, or replaces a fault of order with
+        one the later event carries whatever the order (module doc)."""
         head = self.pending[0]
         if (self.judge is None or self.window_s <= 0 or head["type"] not in _CONTACT
                 or getattr(self.judge, "ended", False) or not self._faults([head])):
@@ -99,7 +109,9 @@ class EventArbiter:
             if other["type"] not in _CONTACT or other.get("finger") == head.get("finger"):
                 continue
             moved = dict(other, t=head["t"], t_seen=other["t"])
-            if not self._faults([moved, head]):
+            if not self._faults([moved, head]) or (
+                    self._fault_code([head]) in _ORDER_FAULTS
+                    and self._fault_code([moved]) in _OWN_FAULTS):
                 self.pending.pop(i)
                 self.reordered.append({"moved": moved, "before": head,
                                        "fault_avoided": self._fault_code([head])})

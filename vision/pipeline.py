@@ -514,7 +514,7 @@ class GrimpeReferee:
     def finish(self) -> dict[str, Any]:
         """Flush the pending events and return the verdict with its evidence: the judge's JSON
         (``result``, ``score``, ``moves``, ``fault``, ``warnings``) plus ``events`` (with frame
-        and confidence), ``reordered`` (pairs of events fed in the order that made no fault,
+        and confidence), ``reordered`` (pairs of events fed in the order that avoided a fault of order,
         :class:`vision.arbiter.EventArbiter`), ``view`` (when an oblique camera was judged in
         the table view), ``fault_frame``, ``route`` (holds seen, flagged, problems) and
         ``frames`` (seen, processed, with a hand)."""
