@@ -124,6 +124,22 @@ def test_each_fault_code(code):
     assert more.fault.code == code and more.score == 0
 
 
+@pytest.mark.parametrize(("text", "code", "fine"), [
+    ("t>start r>y1 l>r1 ^t ^l m>g1 i>b1 ^r l>r1", "used_hold", "l>r2"),  # r1 was left at ^l
+    ("t>start r>y1 l>r1 ^t m>y2", "wrong_finger", "m>g1"),
+    ("t>start r>y1 l>r1 ^t i>start", "restart_zone", "m>g1"),
+    ("t>start r>y1 l>r1 ^t m>none", "off_target", "m>g1"),
+    ("t>start r>y1 l>r1 ^t m>y1", "occupied_hold", "m>g1"),
+])
+def test_a_placement_faulty_in_itself_during_a_release_is_that_fault(text, code, fine):
+    """A finger put down before the release ended (early_place) into a hold it could not take
+    anyway: the fault is the placement's own, which does not depend on when the release ended
+    (a video referee dates a lift only to 0.1-0.2 s). The same finger put into a hold it may
+    take is early_place."""
+    assert judge(text).fault.code == code
+    assert judge(text.rsplit(" ", 1)[0] + " " + fine).fault.code == "early_place"
+
+
 @pytest.mark.parametrize("code", FAULT_CODES)
 def test_each_fault_detail_reads_in_french(code):
     """Every detail the judge writes (kept in English in the records) is shown in French, with

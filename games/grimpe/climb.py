@@ -26,7 +26,9 @@ State machine (rulebook "A climb"), with the order in which checks are made:
    ``wrong_finger`` (colour→finger map); on the finish zone: always fine (several fingers may
    share the zone). An ``up`` before any placement leaves no finger down: ``no_contact``. The
    first ``up`` after a placement ends the move: it counts the fingers down at that moment.
-3. *Releasing*: any ``down`` is ``early_place``. When exactly one finger remains: on the finish
+3. *Releasing*: a ``down`` that breaks a rule of its own (as in *Placing*: start zone, off
+   target, occupied, used or wrong-colour hold) is that fault, whatever the release; any other
+   ``down`` is ``early_place``. When exactly one finger remains: on the finish
    zone → summit; else it must have been placed in this move (otherwise ``surplace``) and it
    becomes the new anchor. If the climber lifts the finish finger itself, the release goes on
    under the ordinary rule.
@@ -717,11 +719,6 @@ class ClimbJudge:
             self.phase = "placing"
             self._note("start", ev, f"{f} on {target}: the climb starts")
             return
-        if self.phase == "releasing":
-            why = f"{f} put down on {target} before the release was complete"
-            if self._fault("early_place", ev, why):
-                self._ghosts.add(f)
-                return
         if target == TARGET_START:
             if self._fault("restart_zone", ev, f"{f} put on the start zone after the start"):
                 self._ghosts.add(f)
@@ -746,6 +743,11 @@ class ClimbJudge:
                         ev,
                         f"{f} put into {colour} hold {target} ({colour} is for the {want} finger)",
                     )
+        if self.phase == "releasing":
+            why = f"{f} put down on {target} before the release was complete"
+            if self._fault("early_place", ev, why):
+                self._ghosts.add(f)
+                return
         self.down[f] = target
         entry: dict[str, Any] = {"finger": f, "target": target, "t": ev.t}
         if target in self.holds.colours:
