@@ -117,6 +117,35 @@ def test_a_placement_fault_long_after_the_release_leaves_no_contact():
     assert arb.reordered == []
 
 
+def _three_finger_move2(t_index_down: float) -> list[dict]:
+    """The example with the index also put into 7a (blue) in move 2, and lifted at 4.0 s."""
+    ev = [dict(e) for e in _events()]
+    ev += [{"t": t_index_down, "type": "down", "finger": "index", "target": "7a", "frame": 108},
+           {"t": 4.0, "type": "up", "finger": "index", "frame": 120}]
+    return ev
+
+
+def test_a_placement_seen_just_after_the_move_ended_counts_in_it():
+    truth, _ = _judge(_three_finger_move2(3.5), 0.35)
+    assert (truth["result"], truth["score"]) == ("summit", 7)  # 3 + 3 + 1
+    # the index seen 0.1 s after the ring's lift that ends move 2: read in that order, move 2
+    # has two fingers and the index starts a move of its own (here a surplace)
+    ev = _three_finger_move2(3.8)
+    plain = ClimbJudge(ROUTE).feed_all(sorted(ev, key=lambda e: e["t"])).to_json()
+    assert plain["fault"]["code"] == "surplace"
+    verdict, arb = _judge(ev, 0.35)
+    assert (verdict["result"], verdict["score"]) == ("summit", 7)
+    sw = arb.reordered[0]
+    assert sw["fault_avoided"] is None and sw["points"] == (4, 6)
+    assert sw["moved"]["finger"] == "index" and sw["before"]["finger"] == "ring"
+
+
+def test_a_placement_seen_after_the_window_starts_the_next_move():
+    verdict, arb = _judge(_three_finger_move2(3.8), 0.05)
+    assert verdict["fault"]["code"] == "surplace"
+    assert arb.reordered == []
+
+
 @pytest.mark.parametrize("gap", [0.5, 1.0])
 def test_a_gap_longer_than_the_window_is_a_real_fault(gap):
     ev = _retime(_events(), "ring", "up", 3.0)
@@ -147,3 +176,20 @@ def test_events_are_held_for_the_delay():
 def test_bad_settings_are_refused():
     with pytest.raises(ValueError):
         EventArbiter(ClimbJudge(ROUTE), delay_s=0.2, window_s=0.35)
+
+
+@pytest.mark.parametrize(("lang", "words"), [
+    ("en", ("down index", "up ring", "2 points fewer", "the doubt goes to the climber")),
+    ("fr", ("2 points de moins", "le doute profite au grimpeur")),
+])
+def test_the_judge_video_text_says_why_an_order_was_chosen(lang, words):
+    from ui.grimpe_video import _text
+
+    judge = ClimbJudge(ROUTE)
+    arb = EventArbiter(judge, window_s=0.35)
+    arb.push(_three_finger_move2(3.8), 0.0)
+    arb.flush()
+    verdict = dict(judge.verdict().to_json(), events=arb.released, reordered=arb.reordered)
+    line = next(x for x in _text(verdict, lang).splitlines() if x.strip().startswith(("order", "ordre")))
+    for w in words:
+        assert w in line, line

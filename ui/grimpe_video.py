@@ -163,6 +163,9 @@ _WORDS: dict[str, dict[str, str]] = {
         "none": "none",
         "order": "  order: {moved} (seen at {t_seen:.2f} s) judged before {before} ({t:.2f} s): "
                  "closer than the timing uncertainty, and the other order would be {fault}",
+        "order_points": "  order: {moved} (seen at {t_seen:.2f} s) judged before {before} ({t:.2f} s): "
+                        "closer than the timing uncertainty, and the other order would count "
+                        "{lost} points fewer (the doubt goes to the climber)",
         "route": "Route: {seen}/{n} holds seen; flagged: {flagged}", "note": "  note: {text}",
     },
     "fr": {
@@ -170,6 +173,9 @@ _WORDS: dict[str, dict[str, str]] = {
         "none": "aucune",
         "order": "  ordre : {moved} (vu à {t_seen:.2f} s) jugé avant {before} ({t:.2f} s) : "
                  "plus proches que l'incertitude sur les temps, et l'autre ordre donnerait {fault}",
+        "order_points": "  ordre : {moved} (vu à {t_seen:.2f} s) jugé avant {before} ({t:.2f} s) : "
+                        "plus proches que l'incertitude sur les temps, et l'autre ordre compterait "
+                        "{lost} points de moins (le doute profite au grimpeur)",
         "route": "Voie : {seen}/{n} prises vues ; signalées : {flagged}", "note": "  remarque : {text}",
     },
 }
@@ -224,8 +230,14 @@ def _text(verdict: dict[str, Any], lang: str = "en") -> str:
                      f"  ({w['confidence']} {ev.get('confidence', 1.0):.2f})")
     for sw in verdict.get("reordered", []):
         mv, before = sw["moved"], sw["before"]
-        lines.append(w["order"].format(moved=name(mv), t_seen=mv["t_seen"], before=name(before),
-                                       t=before["t"], fault=sw["fault_avoided"]))
+        if sw.get("fault_avoided"):
+            lines.append(w["order"].format(moved=name(mv), t_seen=mv["t_seen"], before=name(before),
+                                           t=before["t"], fault=sw["fault_avoided"]))
+        else:
+            seen, swapped = sw["points"]
+            lines.append(w["order_points"].format(moved=name(mv), t_seen=mv["t_seen"],
+                                                  before=name(before), t=before["t"],
+                                                  lost=swapped - seen))
     r = verdict.get("route")
     if r:
         seen = sum(h["seen"] for h in r["holds"])

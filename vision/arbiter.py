@@ -17,8 +17,14 @@ later event itself: when the next event's fault is one of order (``no_contact``,
 ``early_place``, ``surplace``) and the later event, fed first, is a placement faulty whatever
 the order (a wrong colour, a used hold, the start zone again, off target), the later event goes
 first and its fault is the verdict (a climber who puts a finger into a burnt hold as the anchor
-is seen lifting made that fault, not a doubtful ``no_contact``). Every reordering is kept in
-:attr:`EventArbiter.reordered` so a reviewer can see it.
+is seen lifting made that fault, not a doubtful ``no_contact``).
+
+The doubt also goes to the climber for the score: a placement seen less than ``window_s`` after
+a lift that ends a move (both without a fault in either order) is counted in that move when
+that order scores more (the lift seen early or the placement late, as the truth is on rendered
+climbs, where a release comes 0.9 s before the next placement). Every reordering is kept in
+:attr:`EventArbiter.reordered` (with ``fault_avoided``, or ``points``: the points so far in the
+seen order and in the order fed) so a reviewer can see it.
 
 The arbiter holds events for ``delay_s`` (longer than ``window_s`` plus the detector's own
 confirmation lag) so that the later event is known when the earlier one is judged.
@@ -100,8 +106,10 @@ class EventArbiter:
         one the later event carries whatever the order (module doc)."""
         head = self.pending[0]
         if (self.judge is None or self.window_s <= 0 or head["type"] not in _CONTACT
-                or getattr(self.judge, "ended", False) or not self._faults([head])):
+                or getattr(self.judge, "ended", False)):
             return self.pending.pop(0)
+        if not self._faults([head]):
+            return self._favour(head)
         for i in range(1, len(self.pending)):
             other = self.pending[i]
             if other["t"] - head["t"] > self.window_s:
@@ -116,6 +124,37 @@ class EventArbiter:
                 self.reordered.append({"moved": moved, "before": head,
                                        "fault_avoided": self._fault_code([head])})
                 return moved
+        return self.pending.pop(0)
+
+    def _points(self, events: list[dict[str, Any]]) -> int | None:
+        """Points scored so far after feeding ``events``; None if they make a fault."""
+        j = copy.deepcopy(self.judge)
+        try:
+            for e in events:
+                j.feed(_for_judge(e))
+                if j.phase == "fault":
+                    return None
+        except EventError:
+            return None
+        return int(j.status()["points_so_far"])
+
+    def _favour(self, head: dict[str, Any]) -> dict[str, Any]:
+        """Pop the next event to feed when the head makes no fault: a placement seen within the
+        window after the head's lift, when feeding it first scores more without a fault."""
+        if head["type"] == "up":
+            for i in range(1, len(self.pending)):
+                other = self.pending[i]
+                if other["t"] - head["t"] > self.window_s:
+                    break
+                if other["type"] != "down" or other.get("finger") == head.get("finger"):
+                    continue
+                moved = dict(other, t=head["t"], t_seen=other["t"])
+                seen, swapped = self._points([head, other]), self._points([moved, head])
+                if seen is not None and swapped is not None and swapped > seen:
+                    self.pending.pop(i)
+                    self.reordered.append({"moved": moved, "before": head, "fault_avoided": None,
+                                           "points": (seen, swapped)})
+                    return moved
         return self.pending.pop(0)
 
     def _fault_code(self, events: list[dict[str, Any]]) -> str | None:
