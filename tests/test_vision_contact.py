@@ -213,6 +213,45 @@ def test_a_finger_laid_down_with_the_start_is_not_a_placement(t_index: float, pl
     assert (("index", hold) in downs) == placed
 
 
+@pytest.mark.parametrize(("p_index", "finish"), [(0.6, ["ring"]), (0.97, ["index"])])
+def test_the_finish_zone_goes_to_the_most_likely_finger(p_index: float, finish: list[str]) -> None:
+    """A resting neighbour over the Arrivée card, seen there a frame before the finger that
+    really goes to the finish zone, does not take the zone: while another finger is more
+    likely on it, a finger is not put down there (and once one is, a second one needs the bar
+    of a second finger on the zone). Scripted classifier outputs: the thumb on the start zone
+    from 0 s, the index over the finish zone from 1.0 s with ``p_index``, the ring from 1.07 s
+    with 0.95."""
+    from games.grimpe.cards import ColourMap
+    from vision.contact import ContactDetector, ContactParams
+    from vision.contact_model import FEATURE_NAMES
+
+    route = _route_of_clip()
+    det = ContactDetector(ContactParams(), colour_map=ColourMap())
+    n_feat = len(FEATURE_NAMES)
+
+    def on(t: float) -> tuple[bool, bool]:
+        return t >= 1.0 - 1e-6, t >= 1.066
+
+    def update(lm, t, route_, occ, prior):
+        i_on, r_on = on(t)
+        cands = ["start", "finish" if i_on else None, None, "finish" if r_on else None, None]
+        return cands, np.zeros((5, n_feat), np.float32), np.zeros((5, 2), np.float32)
+
+    def predict(X):
+        i_on, r_on = on(det._pending[0].t_s)
+        return np.array([0.95, p_index if i_on else 0.0, 0, 0.95 if r_on else 0.0, 0], np.float32)
+
+    det.features.update = update  # type: ignore[method-assign]
+    det.on_net.predict = predict  # type: ignore[method-assign]
+    det.stay_net.predict = lambda x: np.full(len(x), 0.9, np.float32)  # type: ignore[method-assign]
+    lm = np.random.default_rng(0).uniform(100.0, 200.0, (21, 2)).astype(np.float32)
+    events = []
+    for i in range(31):  # 2 s at 15 processed frames/s
+        events += det.update(lm, i / 15, 2 * i, route, None)[1]
+    events += det.finish()
+    assert [e["finger"] for e in events if e["type"] == "down" and e["target"] == "finish"] == finish
+
+
 def test_lookahead_features_are_changes_and_same_target() -> None:
     """A later frame adds, per finger, how the cues changed since this frame and whether the
     finger is still over the same target; a frame without a hand adds zeros."""

@@ -662,6 +662,12 @@ class ContactDetector:
                 if c == "start" and ("start" in self.state or any(
                         cands[j] == "start" and prob[j] > prob[k] for j in range(n) if j != k)):
                     c = None  # one finger takes the start zone: the most likely one
+                if c == "finish" and any(
+                        cands[j] == "finish" and prob[j] > prob[k] for j in range(n) if j != k):
+                    # the first finger on the finish zone is the most likely one: a resting
+                    # neighbour over the Arrivée card that got there first would take it, and
+                    # the true finish finger would then need the bar of a second one
+                    c = None
                 if c is None:
                     # a run survives a short gap (MediaPipe loses the tip for a frame or two)
                     if run0 is not None and t_s - run0[5] > p.gap_s + 1e-6:
