@@ -193,3 +193,25 @@ def test_the_judge_video_text_says_why_an_order_was_chosen(lang, words):
     line = next(x for x in _text(verdict, lang).splitlines() if x.strip().startswith(("order", "ordre")))
     for w in words:
         assert w in line, line
+
+
+@pytest.mark.parametrize("events", [
+    _move2("little", "11a", 3.1, 3.0),  # a used hold seen just after the release
+    _three_finger_move2(3.8),  # a placement counted in the move it was seen just after
+    _retime(_retime(_events(), "ring", "up", 3.0), "middle", "down", 3.1),
+])
+def test_the_released_log_judged_again_gives_the_same_verdict(events, tmp_path):
+    """The review judges an attempt again from its events file (the events as the arbiter
+    released them, in that order): the reorderings are kept, so the verdict is the same."""
+    from games.grimpe.climb import RouteHolds, judge_events, load_events
+
+    verdict, arb = _judge(events, 0.35)
+    assert arb.reordered
+    log = tmp_path / "events.jsonl"
+    log.write_text("".join(json.dumps(e) + "\n" for e in arb.released))
+    again = judge_events(ROUTE, load_events(log, RouteHolds.of(ROUTE))).to_json()
+    def key(v: dict) -> tuple:
+        f = v["fault"] or {}
+        return v["result"], v["score"], f.get("code"), f.get("t"), f.get("finger"), len(v["moves"])
+
+    assert key(again) == key(verdict)
