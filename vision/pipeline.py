@@ -232,6 +232,10 @@ class GrimpeReferee:
     #: with no hand seen on the frames the empty-route reference was made from, how long (s)
     #: to wait for one before trusting the reference as it is (see :meth:`_maybe_start_route`)
     START_WAIT_S = 2.0
+    #: processed frames after the one that found the route before MediaPipe looks at the
+    #: table view (:meth:`tracking_view`); :func:`run_video` hands at most this many less one
+    #: frames ahead
+    VIEW_LAG = 3
     #: how far from the first hand seen (palm sizes) the reference is checked for its colour
     #: (the hand may have moved a little since the frame the reference was made from)
     CHECK_REACH = 1.5
@@ -276,6 +280,7 @@ class GrimpeReferee:
         self.holds_mm: np.ndarray | None = None
         self.view: TableView | None = None  # set when the route shows an oblique camera
         self._view_decided = False
+        self._view_from: int | None = None  # the first frame tracked in the view
         self._route_done_t: float | None = None
 
     # --- helpers ----------------------------------------------------------------------------
@@ -323,30 +328,41 @@ class GrimpeReferee:
     # --- the stage chain ------------------------------------------------------------------
     @property
     def steady(self) -> bool:
-        """True once the view is chosen (when the route is first found) and, with
-        :attr:`dense_start`, the route detection is over: from then on the frames looked at
-        are exactly one in :attr:`stride` and :meth:`track` depends on nothing :meth:`update`
-        changes, so a frame's hands may be found while the previous frame is judged
-        (:func:`run_video`)."""
-        return self._view_decided and (not self.dense_start or self.route_detector.done)
+        """True when the hands of the next wanted frames may be found ahead while earlier ones
+        are judged (:func:`run_video`): the frames looked at are one in :attr:`stride` whatever
+        the judging finds (without :attr:`dense_start`: from the first frame; with it, once the
+        route detection is over), and each frame's tracking view is known when it is handed
+        over (:meth:`tracking_view`)."""
+        return not self.dense_start or (self._view_decided and self.route_detector.done)
 
-    def prepare(self, frame_bgr: np.ndarray) -> Any:
-        """The image :meth:`track` hands to MediaPipe for this frame (the table view for an
-        oblique camera, in RGB), made ahead so that :meth:`track` does not wait for it; None
-        when the tracker cannot take one (a stand-in tracker)."""
+    def tracking_view(self, frame_index: int) -> TableView | None:
+        """The view MediaPipe looks at frame ``frame_index`` in: the table view of an oblique
+        camera from the :attr:`VIEW_LAG`-th processed frame after the one that found the
+        route, the camera's image before. The lag lets :func:`run_video` hand frames to
+        MediaPipe while the route is being found on the first one (~45 ms at 640x480), and
+        each frame is tracked in the same view whether its hands are found ahead or not."""
+        if self.view is None or self._view_from is None or frame_index < self._view_from:
+            return None
+        return self.view
+
+    def prepare(self, frame_bgr: np.ndarray, frame_index: int) -> Any:
+        """The image :meth:`track` hands to MediaPipe for this frame (its
+        :meth:`tracking_view`, in RGB), made ahead so that :meth:`track` does not wait for it;
+        None when the tracker cannot take one (a stand-in tracker)."""
         prepare = getattr(self.tracker, "prepare", None)
-        return None if prepare is None else prepare(frame_bgr, self.view)
+        return None if prepare is None else prepare(frame_bgr, self.tracking_view(frame_index))
 
-    def track(self, frame_bgr: np.ndarray, t_s: float, prepared: Any = None) -> Any:
-        """MediaPipe's hands in one frame (in the table view for an oblique camera), duplicates
-        removed: the first stage of :meth:`update`, callable ahead of it from another thread
-        (calls must not overlap: the tracker follows the hands from frame to frame).
-        ``prepared``: :meth:`prepare`'s image of this frame."""
+    def track(self, frame_bgr: np.ndarray, t_s: float, frame_index: int, prepared: Any = None) -> Any:
+        """MediaPipe's hands in one frame (in its :meth:`tracking_view`), duplicates removed:
+        the first stage of :meth:`update`, callable ahead of it from another thread (calls
+        must not overlap: the tracker follows the hands from frame to frame). ``prepared``:
+        :meth:`prepare`'s image of this frame. The landmarks are in image px either way."""
+        view = self.tracking_view(frame_index)
         extra = {} if prepared is None else {"prepared": prepared}
-        if self.view is None:
+        if view is None:
             return _dedup(self.tracker.update(frame_bgr, t_s, **extra))
         # an oblique camera: MediaPipe looks at the table from above (landmarks in px)
-        return _dedup(self.tracker.update(frame_bgr, t_s, view=self.view, **extra))
+        return _dedup(self.tracker.update(frame_bgr, t_s, view=view, **extra))
 
     def update(self, frame_bgr: np.ndarray, t_s: float, frame_index: int, hands: Any = None
                ) -> FrameResult:
@@ -361,7 +377,7 @@ class GrimpeReferee:
             return self._repeat(t_s, frame_index)
         self._frames_processed += 1
         if hands is None:
-            hands = self.track(frame, t_s)
+            hands = self.track(frame, t_s, frame_index)
         self._hands = hands
         route = self.route
         climber = self._choose_hand(hands, route)
@@ -386,6 +402,7 @@ class GrimpeReferee:
             self._view_decided = True
             if route.H_image_from_route is not None and needs_view(route):
                 self.view = TableView.for_route(route, (frame.shape[1], frame.shape[0]))
+                self._view_from = frame_index + self.VIEW_LAG * self.stride
         if route is not None and self.judge is None:
             self.judge = self._ClimbJudge(self._judge_route(), self.colour_map)
             c = self.contacts
@@ -581,8 +598,9 @@ def run_video(referee: GrimpeReferee, reader: Any,
     of the sequential loop (``overlap=False``)."""
     from concurrent.futures import Future, ThreadPoolExecutor
 
-    if ahead < 1:
-        raise ValueError(f"ahead must be at least 1, got {ahead}")
+    lag = getattr(referee, "VIEW_LAG", ahead + 1)
+    if not 1 <= ahead < lag:
+        raise ValueError(f"ahead must be 1 to {lag - 1} (the referee's VIEW_LAG less one), got {ahead}")
     pool = ThreadPoolExecutor(1, thread_name_prefix="mediapipe") if overlap else None
     # the wanted frames whose hands are being found, oldest first: (index, time, frame, the
     # hands to come, the frames after it that are not wanted: judged or reported once it is)
@@ -636,8 +654,8 @@ def run_video(referee: GrimpeReferee, reader: Any,
                 continue
             # the image MediaPipe will look at (the table view: ~4 ms at 1280x720), made while
             # it still works on the frames before
-            prepared = referee.prepare(frame)
-            pending.append((i, t, frame, pool.submit(referee.track, frame, t, prepared), []))
+            prepared = referee.prepare(frame, i)
+            pending.append((i, t, frame, pool.submit(referee.track, frame, t, i, prepared), []))
             if len(pending) > ahead:
                 judge_oldest()  # ...while MediaPipe works on the frames after it
         while pending:
