@@ -70,6 +70,17 @@ F1 0.934, 38/48 (its misses led to the change); 14501-14548 F1 0.911, 35/48 (rep
 1.000/1.000, ring detector alone recall 0.989 / 0.989 / 0.980, colour 100 %, centre 0.21-0.25
 px; events F1 0.925 / 0.985 / 0.945, verdicts 14 / 16 / 13 of 16 (43/48); speed ratio 0.98 /
 0.96 / 0.97 at 640x480 and 0.90 / 0.93 / 0.99 at 1280x720.
+
+Session 8 (the event arbiter's placement faults and scores, the judge's own faults before
+``early_place``, the finish zone to the most likely finger, tracking from the first frame),
+seeds 14801-14850 rendered once and judged with ``--hd-seconds 0`` by the session's start
+tree (9a381a1, a worktree) and the final one: events F1 0.907 -> 0.909 (P 0.905, R 0.914;
+per set 0.938 / 0.907 / 0.882), verdicts 37 -> 38 of 48 (13 / 12 / 12 -> 15 / 12 / 11: two
+won, a used_hold judged early_place and a wrong_finger judged no_contact; one lost, a clean
+climb whose placement seen just after a lift is now counted in that move, exposing a lift
+missed later: early_place); holds with the route file 1.000 / 0.997 / 1.000 (one hold
+flagged), ring detector alone recall 0.991 / 0.989 / 0.974, colour 100 %, centre 0.22-0.23 px.
+Seeds 14721-14770 (session 7's set): 38/48 both, F1 0.922 -> 0.925.
 """
 
 from __future__ import annotations
