@@ -215,3 +215,16 @@ def test_the_released_log_judged_again_gives_the_same_verdict(events, tmp_path):
         return v["result"], v["score"], f.get("code"), f.get("t"), f.get("finger"), len(v["moves"])
 
     assert key(again) == key(verdict)
+
+
+def test_a_later_event_the_judge_refuses_is_not_a_reason_to_reorder():
+    # a release seen early, then an event the judge cannot take (a hold the route does not
+    # have): looking ahead must not fail, and the fault of order stands
+    ev = _retime(_events(), "ring", "up", 3.0)
+    ev = [e for e in ev if not (e["finger"] == "middle" and e["type"] == "down")]
+    ev.append({"t": 3.1, "type": "down", "finger": "middle", "target": "99z", "frame": 93})
+    judge = ClimbJudge(ROUTE)
+    arb = EventArbiter(judge, window_s=0.35)
+    out = arb.push(sorted(ev, key=lambda e: e["t"])[:7], 3.0 + arb.delay_s)  # to the ring's lift
+    assert judge.verdict().fault.code == "no_contact" and arb.reordered == []
+    assert out[-1]["finger"] == "ring" and arb.pending[0]["target"] == "99z"

@@ -110,6 +110,7 @@ class EventArbiter:
             return self.pending.pop(0)
         if not self._faults([head]):
             return self._favour(head)
+        code = self._fault_code([head])
         for i in range(1, len(self.pending)):
             other = self.pending[i]
             if other["t"] - head["t"] > self.window_s:
@@ -118,11 +119,9 @@ class EventArbiter:
                 continue
             moved = dict(other, t=head["t"], t_seen=other["t"])
             if not self._faults([moved, head]) or (
-                    self._fault_code([head]) in _ORDER_FAULTS
-                    and self._fault_code([moved]) in _OWN_FAULTS):
+                    code in _ORDER_FAULTS and self._fault_code([moved]) in _OWN_FAULTS):
                 self.pending.pop(i)
-                self.reordered.append({"moved": moved, "before": head,
-                                       "fault_avoided": self._fault_code([head])})
+                self.reordered.append({"moved": moved, "before": head, "fault_avoided": code})
                 return moved
         return self.pending.pop(0)
 
@@ -158,9 +157,14 @@ class EventArbiter:
         return self.pending.pop(0)
 
     def _fault_code(self, events: list[dict[str, Any]]) -> str | None:
+        """The fault feeding ``events`` would make the judge call (None: none; ``"refused"``:
+        an event the judge refuses)."""
         j = copy.deepcopy(self.judge)
-        for e in events:
-            j.feed(_for_judge(e))
+        try:
+            for e in events:
+                j.feed(_for_judge(e))
+        except EventError:
+            return "refused"
         return j.fault.code if j.fault is not None else None
 
 
