@@ -340,7 +340,9 @@ class GrimpeReferee:
         camera from the :attr:`VIEW_LAG`-th processed frame after the one that found the
         route, the camera's image before. The lag lets :func:`run_video` hand frames to
         MediaPipe while the route is being found on the first one (~45 ms at 640x480), and
-        each frame is tracked in the same view whether its hands are found ahead or not."""
+        each frame is tracked in the same view whether its hands are found ahead or not: a
+        frame handed over is at most ``VIEW_LAG - 1`` wanted frames ahead of the last one
+        judged, so the route found on a frame still to be judged sets a view for later ones."""
         if self.view is None or self._view_from is None or frame_index < self._view_from:
             return None
         return self.view
@@ -531,8 +533,8 @@ class GrimpeReferee:
     def finish(self) -> dict[str, Any]:
         """Flush the pending events and return the verdict with its evidence: the judge's JSON
         (``result``, ``score``, ``moves``, ``fault``, ``warnings``) plus ``events`` (with frame
-        and confidence), ``reordered`` (pairs of events fed in the order that avoided a fault of order,
-        :class:`vision.arbiter.EventArbiter`), ``view`` (when an oblique camera was judged in
+        and confidence), ``reordered`` (pairs of events fed in another order than seen, each
+        with why: :class:`vision.arbiter.EventArbiter`), ``view`` (when an oblique camera was judged in
         the table view), ``fault_frame``, ``route`` (holds seen, flagged, problems) and
         ``frames`` (seen, processed, with a hand)."""
         # the last frames' contacts were waiting for frames ahead that will not come
