@@ -46,6 +46,39 @@ def test_markers_in_english(recording: Recording) -> None:
     assert "wrong_finger: middle put into yellow hold 3a (yellow is for the ring finger)" in labels
 
 
+@pytest.mark.parametrize(("lang", "fault_text", "points_text"), [
+    ("fr", "ordre : pose majeur jugé avant levée annulaire (trop proches pour les ordonner ; "
+           "l'autre ordre donnerait no_contact)",
+     "ordre : pose index jugé avant levée pouce (trop proches pour les ordonner ; l'autre ordre "
+     "compterait 2 pts de moins, le doute profite au grimpeur)"),
+    ("en", "order: down middle judged before up ring (too close to tell; the other order would "
+           "be no_contact)",
+     "order: down index judged before up thumb (too close to tell; the other order would count "
+     "2 pts fewer, the doubt goes to the climber)"),
+])
+def test_orders_chosen_by_the_judge_are_on_the_timeline(recording: Recording, lang: str,
+                                                        fault_text: str, points_text: str) -> None:
+    """The automatic judge fed two events closer than their timing uncertainty in another order
+    than seen (vision.arbiter): the reviewer sees where and why, from the recording's verdict,
+    whatever the final verdict after overrides."""
+    recording.verdict = dict(recording.verdict, reordered=[
+        {"moved": {"t": 1.3, "t_seen": 1.45, "type": "down", "finger": "middle", "target": "3a"},
+         "before": {"t": 1.3, "type": "up", "finger": "ring"}, "fault_avoided": "no_contact"},
+        {"moved": {"t": 2.5, "t_seen": 2.6, "type": "down", "finger": "index", "target": "4b"},
+         "before": {"t": 2.5, "type": "up", "finger": "thumb"}, "fault_avoided": None,
+         "points": [1, 3]}])
+    before = i18n.language()
+    i18n.set_language(lang)
+    try:
+        orders = [m for m in recording.markers({"result": "summit", "score": 4, "moves": []})
+                  if m.kind == "order"]
+    finally:
+        i18n.set_language(before)
+    assert [m.label for m in orders] == [fault_text, points_text]
+    assert [m.frame for m in orders] == [recording.frame_at(1.3), recording.frame_at(2.5)]
+    assert recording.next_marker_frame(recording.frame_at(2.0)) == recording.frame_at(2.5)
+
+
 def test_review_shows_each_frame_the_contacts_decided_for_it() -> None:
     """Live, the contact detector decides a frame ~0.4 s later; each sidecar record names the
     frame its contacts describe (``contacts_of_frame``). The review draws a frame with the

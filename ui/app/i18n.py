@@ -113,6 +113,17 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "marker.card_moved": ("carte {card} bougée", "card_moved {card}"),
     "marker.other_hand": ("autre main", "other_hand"),
     "marker.move": ("mouvement {i} : {fingers} doigts, {points} pts", "move {i}: {fingers} fingers, {points} pts"),
+    "marker.order_down": ("pose {finger}", "down {finger}"),
+    "marker.order_up": ("levée {finger}", "up {finger}"),
+    "marker.order_fault": ("ordre : {moved} jugé avant {before} (trop proches pour les ordonner ; "
+                           "l'autre ordre donnerait {fault})",
+                           "order: {moved} judged before {before} (too close to tell; the other "
+                           "order would be {fault})"),
+    "marker.order_points": ("ordre : {moved} jugé avant {before} (trop proches pour les ordonner ; "
+                            "l'autre ordre compterait {lost} pts de moins, le doute profite au "
+                            "grimpeur)",
+                            "order: {moved} judged before {before} (too close to tell; the other "
+                            "order would count {lost} pts fewer, the doubt goes to the climber)"),
     "live.hands_only": ("Arbitre vidéo absent (vision.pipeline) : mains seulement, pas de verdict "
                         "automatique. Saisissez le verdict à la main.",
                         "Video referee missing (vision.pipeline): hands only, no automatic "

@@ -24,7 +24,8 @@ __all__ = ["FrameReader", "Marker", "Recording", "open_recording"]
 
 @dataclass(frozen=True)
 class Marker:
-    """A point on the timeline: ``kind`` is ``move``, ``fault`` or ``event``."""
+    """A point on the timeline: ``kind`` is ``move``, ``fault``, ``event`` or ``order`` (two
+    events the automatic judge fed in another order than seen, and why)."""
 
     t_s: float
     frame: int
@@ -135,7 +136,9 @@ class Recording:
         return self.times_s[frame] if 0 <= frame < len(self.times_s) else 0.0
 
     def markers(self, verdict: dict[str, Any] | None = None) -> list[Marker]:
-        """Moves (at their end), the fault, and every down/other event, in time order."""
+        """Moves (at their end), the fault, every down/other event, and the orders the
+        automatic judge chose for events closer than their timing uncertainty (from the
+        recording's own verdict: the events file keeps them), in time order."""
         v = verdict if verdict is not None else self.verdict
         out: list[Marker] = []
         from games.grimpe.climb import PLAYER_WORDS, detail_text
@@ -153,6 +156,22 @@ class Recording:
             if label == msgid:  # an event kind without a message: as written
                 label = f"{kind} {e.get('finger') or ''} {e.get('target') or e.get('card') or ''}"
             out.append(Marker(float(e["t"]), self.frame_at(float(e["t"])), "event", label.strip()))
+
+        def name(ev: dict[str, Any]) -> str:
+            f = ev.get("finger") or ""
+            return tr("marker.order_" + ("up" if ev.get("type") == "up" else "down"), finger=words.get(f, f))
+
+        for sw in (self.verdict or {}).get("reordered") or []:
+            moved, before = sw.get("moved") or {}, sw.get("before") or {}
+            if sw.get("fault_avoided"):
+                label = tr("marker.order_fault", moved=name(moved), before=name(before),
+                           fault=sw["fault_avoided"])
+            else:
+                seen, fed = sw.get("points") or (0, 0)
+                label = tr("marker.order_points", moved=name(moved), before=name(before),
+                           lost=int(fed) - int(seen))
+            t = float(before.get("t", moved.get("t", 0.0)))
+            out.append(Marker(t, self.frame_at(t), "order", label))
         if v:
             for i, m in enumerate(v.get("moves", [])):
                 t = float(m.get("t_end", 0.0))

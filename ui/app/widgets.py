@@ -271,10 +271,12 @@ class ScoreChart(QWidget):
 
 
 class Timeline(QWidget):
-    """A bar for the whole recording with markers (moves blue, fault red, events grey) and the
-    current frame; clicking seeks (``on_seek(frame)``)."""
+    """A bar for the whole recording with markers (moves blue, fault red, events grey, orders
+    chosen by the automatic judge orange) and the current frame; clicking seeks
+    (``on_seek(frame)``)."""
 
-    COLOURS = {"move": QColor(40, 110, 230), "fault": QColor(220, 30, 30), "event": QColor(120, 120, 120)}
+    COLOURS = {"move": QColor(40, 110, 230), "fault": QColor(220, 30, 30), "event": QColor(120, 120, 120),
+               "order": QColor(240, 140, 0)}
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
