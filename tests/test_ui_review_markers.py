@@ -106,3 +106,60 @@ def test_review_shows_each_frame_the_contacts_decided_for_it() -> None:
     old = Recording(None, Sidecar({"fps": 30.0}, [{"frame": 0, "contacts": {"index": "start"}}], None),
                     [], None, times_s=[0.0])
     assert old.record_at(0)["contacts"] == {"index": "start"}
+
+
+@pytest.mark.parametrize(("lang", "expected", "absent"), [
+    ("fr", ["main gauche (0.99)", "  pouce → départ", "  annulaire → 22b",
+            "Certitude du contact : pouce 0.87 · index 0.00 · majeur 0.00 · annulaire 0.56 · auriculaire 0.00",
+            "2.07 s · pose majeur → 22a", "    certitude 0.72", "2.07 s · levée pouce",
+            "3.10 s · carte bougée → 2"],
+     ("thumb", "ring", "middle", "confidence", "left", "down", " up")),
+    ("en", ["left hand (0.99)", "  thumb → start", "Contact confidence: thumb 0.87 · index 0.00 · "
+            "middle 0.00 · ring 0.56 · little 0.00", "2.07 s · down middle → 22a",
+            "    confidence 0.72", "2.07 s · up thumb", "3.10 s · card moved → 2"], ("pouce", "pose")),
+])
+def test_the_evidence_panel_speaks_the_window_language(lang: str, expected: list[str], absent: tuple) -> None:
+    from ui.app.main_window import _evidence_lines
+
+    ev = {"hands": [{"handedness": "left", "score": 0.99}],
+          "contacts": {"thumb": "start", "ring": "22b"},
+          "detections": {"contact_confidence": [0.87, 0.0, 0.0, 0.56, 0.0]},
+          "events_here": [{"t": 2.0667, "type": "down", "finger": "middle", "target": "22a", "confidence": 0.717},
+                          {"t": 2.0667, "type": "up", "finger": "thumb", "confidence": 0.979},
+                          {"t": 3.1, "type": "card_moved", "card": "2"}]}
+    before = i18n.language()
+    i18n.set_language(lang)
+    try:
+        lines = _evidence_lines(ev)
+    finally:
+        i18n.set_language(before)
+    for x in expected:
+        assert x in lines, (x, lines)
+    assert not any(a in line for line in lines for a in absent), lines
+
+
+def test_the_drawn_evidence_speaks_the_window_language() -> None:
+    """The review's frame overlay and the exported clip name fingers, zones and the fault in the
+    window's language, without accents (OpenCV draws ASCII letters only)."""
+    import numpy as np
+
+    from ui.app.export import _ascii, draw_evidence
+
+    assert _ascii("levée départ à auriculaire") == "levee depart a auriculaire"
+    record = {"contacts": {"thumb": "start", "ring": "22b"},
+              "events": [{"t": 2.0, "type": "up", "finger": "thumb"}]}
+    verdict = {"fault": {"code": "early_place", "t": 1.0}}
+    frame = np.full((240, 320, 3), 60, np.uint8)
+    drawn = {}
+    before = i18n.language()
+    try:
+        for lang in ("fr", "en"):
+            i18n.set_language(lang)
+            drawn[lang] = draw_evidence(frame, record, verdict, 2.0)
+    finally:
+        i18n.set_language(before)
+    for img in drawn.values():
+        assert img.shape == frame.shape and (img != frame).any()
+    # the same evidence, in other words: the text lines and the banner differ, the rest not
+    rows = np.flatnonzero((drawn["fr"] != drawn["en"]).any(axis=(1, 2)))
+    assert rows.size and (rows < 80).any() and (rows > 200).any()

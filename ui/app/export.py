@@ -99,12 +99,32 @@ _BGR = {"black": (30, 30, 30), "blue": (220, 90, 30), "green": (60, 160, 30),
         "yellow": (20, 200, 235), "red": (40, 40, 210)}
 
 
+def _ascii(text: str) -> str:
+    """``text`` without its accents (OpenCV's drawn fonts have ASCII letters only)."""
+    import unicodedata
+
+    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+
+
 def draw_evidence(frame_bgr: np.ndarray, record: dict[str, Any], verdict: dict[str, Any] | None,
                   t_s: float, route: dict[str, Any] | None = None) -> np.ndarray:
     """A copy of a recorded frame with its sidecar evidence drawn: the holds the judge saw (in
     their ring colour from ``route``, with their id and confidence), hand skeletons, the fingers
-    down and their targets, the events of this frame, and the verdict's fault once reached."""
+    down and their targets, the events of this frame, and the verdict's fault once reached; the
+    words in the window's language (without accents: OpenCV draws ASCII only)."""
     import cv2
+
+    from games.grimpe.climb import PLAYER_WORDS
+    from ui.app.i18n import language
+
+    words = PLAYER_WORDS.get(language(), {})
+
+    def word(x: Any) -> str:
+        return _ascii(words.get(str(x), str(x)))
+
+    def kind(x: Any) -> str:
+        text = tr(f"review.event.{x}")
+        return _ascii(str(x) if text == f"review.event.{x}" else text)
 
     out = np.array(frame_bgr, copy=True)
     colours = {str(h.get("id")): h.get("colour") for h in (route or {}).get("holds", [])}
@@ -127,11 +147,11 @@ def draw_evidence(frame_bgr: np.ndarray, record: dict[str, Any], verdict: dict[s
             cv2.circle(out, tuple(p), 4, (0, 0, 255), -1, cv2.LINE_AA)
     y = 22
     for finger, target in sorted((record.get("contacts") or {}).items()):
-        cv2.putText(out, f"{finger} -> {target}", (10, y), cv2.FONT_HERSHEY_SIMPLEX, 0.55,
+        cv2.putText(out, f"{word(finger)} -> {word(target)}", (10, y), cv2.FONT_HERSHEY_SIMPLEX, 0.55,
                     (255, 255, 255), 2, cv2.LINE_AA)
         y += 20
     for ev in record.get("events", []):
-        txt = f"{ev.get('type')} {ev.get('finger', '')} {ev.get('target', '')}".strip()
+        txt = f"{kind(ev.get('type'))} {word(ev.get('finger', ''))} {word(ev.get('target', ''))}".strip()
         cv2.putText(out, txt, (10, y), cv2.FONT_HERSHEY_SIMPLEX, 0.55, (0, 255, 255), 2, cv2.LINE_AA)
         y += 20
     h, w = out.shape[:2]
@@ -140,7 +160,8 @@ def draw_evidence(frame_bgr: np.ndarray, record: dict[str, Any], verdict: dict[s
     fault = (verdict or {}).get("fault")
     if fault and t_s + 1e-6 >= float(fault.get("t", 0.0)):
         cv2.rectangle(out, (0, h - 36), (w, h), (0, 0, 200), -1)
-        cv2.putText(out, f"FAULT {fault.get('code')} @ {float(fault.get('t', 0)):.2f} s",
+        banner = _ascii(tr("export.fault_banner", code=fault.get("code"), t=float(fault.get("t", 0))))
+        cv2.putText(out, banner,
                     (10, h - 11), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (255, 255, 255), 2, cv2.LINE_AA)
     return out
 

@@ -496,6 +496,43 @@ class LiveScreen(QWidget):
         self.evidence.setPlainText("\n".join(lines))
 
 
+def _evidence_lines(ev: dict[str, Any]) -> list[str]:
+    """The evidence panel's lines for one frame's record (:meth:`Recording.evidence_at`): the
+    hands, the fingers down, each finger's contact certainty and the events at this frame, in
+    the window's language (fingers, zones and event kinds in French; hold ids as they are)."""
+    from games.grimpe.cards import FINGERS
+    from games.grimpe.climb import PLAYER_WORDS
+
+    words = PLAYER_WORDS.get(language(), {})
+
+    def word(x: Any) -> str:
+        return words.get(str(x), str(x))
+
+    def kind(x: Any) -> str:
+        msgid = f"review.event.{x}"
+        text = tr(msgid)
+        return str(x) if text == msgid else text
+
+    lines = []
+    for h in ev.get("hands", []):
+        side = h.get("handedness")
+        lines.append(tr("review.hand", side=tr(f"review.hand_{side}") if side in ("left", "right") else side,
+                        score=float(h.get("score", 0))))
+    for f, t in (ev.get("contacts") or {}).items():
+        lines.append(f"  {word(f)} → {word(t)}")
+    det = ev.get("detections") or {}
+    if det.get("contact_confidence"):
+        lines.append(tr("review.confidence") + " " + " · ".join(
+            f"{word(f)} {c:.2f}" for f, c in zip(FINGERS, det["contact_confidence"])))
+    for e in ev.get("events_here", []):
+        target = e.get("target", e.get("card", ""))
+        lines.append(f"{float(e['t']):.2f} s · {kind(e.get('type'))} {word(e.get('finger', ''))}".rstrip()
+                     + (f" → {word(target)}" if target not in ("", None) else ""))
+        if "confidence" in e:
+            lines.append(tr("review.event_confidence", c=float(e["confidence"])))
+    return lines
+
+
 class ReviewScreen(QWidget):
     """Timeline with markers, play/pause/step, slow motion, next event, evidence, overrides."""
 
@@ -734,24 +771,7 @@ class ReviewScreen(QWidget):
         if rec is None:
             return
         ev = rec.evidence_at(self.frame)
-        lines = []
-        for h in ev.get("hands", []):
-            lines.append(f"{h.get('handedness')} ({h.get('score', 0):.2f})")
-        for f, t in (ev.get("contacts") or {}).items():
-            conf = ""
-            lines.append(f"  {f} → {t}{conf}")
-        det = ev.get("detections") or {}
-        if det.get("contact_confidence"):
-            from games.grimpe.cards import FINGERS
-
-            lines.append(tr("review.confidence") + " " + " · ".join(
-                f"{f} {c:.2f}" for f, c in zip(FINGERS, det["contact_confidence"])))
-        for e in ev.get("events_here", []):
-            target = e.get("target", e.get("card", ""))
-            lines.append(f"{float(e['t']):.2f} s · {e.get('type')} {e.get('finger', '')}"
-                         + (f" → {target}" if target not in ("", None) else ""))
-            if "confidence" in e:
-                lines.append(f"    confidence {float(e['confidence']):.2f}")
+        lines = _evidence_lines(ev)
         if not lines:
             lines.append(tr("review.evidence_none"))
         lines.append("")
