@@ -471,10 +471,10 @@ class LiveScreen(QWidget):
                                     dropped=lf.dropped))
         rf = lf.referee
         lines = [f"t = {lf.frame.t_s:.2f} s · #{lf.frame.index}", tr("live.hands", n=rf.hand_count)]
-        for h in (rf.hands.hands if rf.hands is not None else []):
-            lines.append(f"  {h.handedness} ({h.score:.2f})")
-        if rf.contacts:
-            lines += [f"  {f} → {t}" for f, t in rf.contacts.items()]
+        seen = {"hands": [{"handedness": h.handedness, "score": h.score}
+                          for h in (rf.hands.hands if rf.hands is not None else [])],
+                "contacts": rf.contacts or {}}
+        lines += [x if x.startswith("  ") else "  " + x for x in _evidence_lines(seen)]
         if rf.move_fingers >= 2:
             from games.grimpe.climb import POINTS
 
