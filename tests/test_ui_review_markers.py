@@ -47,9 +47,9 @@ def test_markers_in_english(recording: Recording) -> None:
 
 
 @pytest.mark.parametrize(("lang", "fault_text", "points_text"), [
-    ("fr", "ordre : pose majeur jugé avant levée annulaire (trop proches pour les ordonner ; "
+    ("fr", "ordre : pose majeur jugé avant lâche annulaire (trop proches pour les ordonner ; "
            "l'autre ordre donnerait no_contact)",
-     "ordre : pose index jugé avant levée pouce (trop proches pour les ordonner ; l'autre ordre "
+     "ordre : pose index jugé avant lâche pouce (trop proches pour les ordonner ; l'autre ordre "
      "compterait 2 pts de moins, le doute profite au grimpeur)"),
     ("en", "order: down middle judged before up ring (too close to tell; the other order would "
            "be no_contact)",
@@ -111,7 +111,7 @@ def test_review_shows_each_frame_the_contacts_decided_for_it() -> None:
 @pytest.mark.parametrize(("lang", "expected", "absent"), [
     ("fr", ["main gauche (0.99)", "  pouce → départ", "  annulaire → 22b",
             "Certitude du contact : pouce 0.87 · index 0.00 · majeur 0.00 · annulaire 0.56 · auriculaire 0.00",
-            "2.07 s · pose majeur → 22a", "    certitude 0.72", "2.07 s · levée pouce",
+            "2.07 s · pose majeur → 22a", "    certitude 0.72", "2.07 s · lâche pouce",
             "3.10 s · carte bougée → 2"],
      ("thumb", "ring", "middle", "confidence", "left", "down", " up")),
     ("en", ["left hand (0.99)", "  thumb → start", "Contact confidence: thumb 0.87 · index 0.00 · "

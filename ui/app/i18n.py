@@ -114,7 +114,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "marker.other_hand": ("autre main", "other_hand"),
     "marker.move": ("mouvement {i} : {fingers} doigts, {points} pts", "move {i}: {fingers} fingers, {points} pts"),
     "marker.order_down": ("pose {finger}", "down {finger}"),
-    "marker.order_up": ("levée {finger}", "up {finger}"),
+    "marker.order_up": ("lâche {finger}", "up {finger}"),
     "marker.order_fault": ("ordre : {moved} jugé avant {before} (trop proches pour les ordonner ; "
                            "l'autre ordre donnerait {fault})",
                            "order: {moved} judged before {before} (too close to tell; the other "
@@ -168,7 +168,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "review.event_confidence": ("    certitude {c:.2f}", "    confidence {c:.2f}"),
     "export.fault_banner": ("FAUTE {code} à {t:.2f} s", "FAULT {code} @ {t:.2f} s"),
     "review.event.down": ("pose", "down"),
-    "review.event.up": ("levée", "up"),
+    "review.event.up": ("lâche", "up"),
     "review.event.card_moved": ("carte bougée", "card moved"),
     "review.event.other_hand": ("autre main", "other hand"),
     "review.judging": ("Jugement de {name}… image {frame}", "Judging {name}… frame {frame}"),
