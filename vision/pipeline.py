@@ -222,7 +222,7 @@ class GrimpeReferee:
     delay_s = 0.6
     #: Process every frame until the route is found (off: one frame in ``stride`` from the
     #: start, 7-13 % fewer MediaPipe calls on 3-5 s clips, and the hands tracked ahead from the
-    #: first frame with a route, see :func:`run_video`). The contact model is trained on clips
+    #: first frame, see :func:`run_video`). The contact model is trained on clips
     #: judged the same way (train_contact follows this flag). 4-fold cross-validation by clip
     #: on 210 rendered climbs, each model (16 hidden units) trained for its setting: on, events
     #: F1 0.893, verdicts 163/210; off, F1 0.896, verdicts 162/210 (the model kept, 32 units,
