@@ -234,7 +234,7 @@ def _text(verdict: dict[str, Any], lang: str = "en") -> str:
             lines.append(w["order"].format(moved=name(mv), t_seen=mv["t_seen"], before=name(before),
                                            t=before["t"], fault=sw["fault_avoided"]))
         else:
-            seen, swapped = sw["points"]
+            seen, swapped = sw.get("points") or (0, 0)
             lines.append(w["order_points"].format(moved=name(mv), t_seen=mv["t_seen"],
                                                   before=name(before), t=before["t"],
                                                   lost=swapped - seen))
