@@ -252,6 +252,47 @@ def test_the_finish_zone_goes_to_the_most_likely_finger(p_index: float, finish: 
     assert [e["finger"] for e in events if e["type"] == "down" and e["target"] == "finish"] == finish
 
 
+@pytest.mark.parametrize(("p_late", "down_at"), [(0.52, None), (0.9, 1.0)])
+def test_a_weak_run_waits_for_more_evidence(p_late: float, down_at: float | None) -> None:
+    """``min_conf``: the index over a hold of its own colour from 1.0 s with P 0.52 (above
+    ``on_level``, under ``min_conf``) is not put down; when P rises to ``p_late`` from 1.4 s,
+    the run's mean reaches ``min_conf`` and the down is dated to where the run began.
+    Scripted classifier outputs, the thumb on the start zone from 0 s."""
+    from games.grimpe.cards import ColourMap
+    from vision.contact import ContactDetector, ContactParams, own_colour
+    from vision.contact_model import FEATURE_NAMES
+
+    route = _route_of_clip()
+    hold = route.holds.ids[int(np.flatnonzero(own_colour(route, ColourMap())[1])[0])]
+    det = ContactDetector(ContactParams(), colour_map=ColourMap())
+    assert det.p.on_level < 0.52 < det.p.min_conf
+    n_feat = len(FEATURE_NAMES)
+
+    def update(lm, t, route_, occ, prior):
+        return (["start", hold if t >= 1.0 - 1e-6 else None, None, None, None],
+                np.zeros((5, n_feat), np.float32), np.zeros((5, 2), np.float32))
+
+    def predict(X):
+        t = det._pending[0].t_s
+        p = 0.0 if t < 1.0 - 1e-6 else (0.52 if t < 1.4 - 1e-6 else p_late)
+        return np.array([0.95, p, 0, 0, 0], np.float32)
+
+    det.features.update = update  # type: ignore[method-assign]
+    det.on_net.predict = predict  # type: ignore[method-assign]
+    det.stay_net.predict = lambda x: np.full(len(x), 0.9, np.float32)  # type: ignore[method-assign]
+    det.p = ContactParams(back_s=0.0)  # the date is the run's start
+    lm = np.random.default_rng(0).uniform(100.0, 200.0, (21, 2)).astype(np.float32)
+    events = []
+    for i in range(31):  # 2 s at 15 processed frames/s
+        events += det.update(lm, i / 15, 2 * i, route, None)[1]
+    events += det.finish()
+    downs = [e for e in events if e["type"] == "down" and e["finger"] == "index"]
+    if down_at is None:
+        assert downs == []
+    else:
+        assert len(downs) == 1 and downs[0]["target"] == hold and abs(downs[0]["t"] - down_at) < 1e-3
+
+
 def test_lookahead_features_are_changes_and_same_target() -> None:
     """A later frame adds, per finger, how the cues changed since this frame and whether the
     finger is still over the same target; a frame without a hand adds zeros."""
