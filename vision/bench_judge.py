@@ -72,15 +72,20 @@ px; events F1 0.925 / 0.985 / 0.945, verdicts 14 / 16 / 13 of 16 (43/48); speed 
 0.96 / 0.97 at 640x480 and 0.90 / 0.93 / 0.99 at 1280x720.
 
 Session 8 (the event arbiter's placement faults and scores, the judge's own faults before
-``early_place``, the finish zone to the most likely finger, tracking from the first frame),
-seeds 14801-14850 rendered once and judged with ``--hd-seconds 0`` by the session's start
-tree (9a381a1, a worktree) and the final one: events F1 0.907 -> 0.909 (P 0.905, R 0.914;
-per set 0.938 / 0.907 / 0.882), verdicts 37 -> 38 of 48 (13 / 12 / 12 -> 15 / 12 / 11: two
-won, a used_hold judged early_place and a wrong_finger judged no_contact; one lost, a clean
-climb whose placement seen just after a lift is now counted in that move, exposing a lift
-missed later: early_place); holds with the route file 1.000 / 0.997 / 1.000 (one hold
-flagged), ring detector alone recall 0.991 / 0.989 / 0.974, colour 100 %, centre 0.22-0.23 px.
-Seeds 14721-14770 (session 7's set): 38/48 both, F1 0.922 -> 0.925.
+``early_place``, the finish zone to the most likely finger, ``ContactParams.min_conf``,
+tracking from the first frame): 96 new climbs, seeds 14801-14850 and 14901-14950, rendered once
+and judged with ``--hd-seconds 0`` by the session's start tree (9a381a1, a worktree) and the
+final one: events F1 0.910 -> 0.914 (P 0.917, R 0.911; per set of 16 0.938 / 0.907 / 0.902 /
+0.881 / 0.940 / 0.923), verdicts 71 -> 74 of 96 (77 %; 14801-14850 37 -> 38, 14901-14950
+34 -> 36). Four won (a used_hold judged early_place, a wrong_finger judged no_contact, a
+card_moved judged surplace, a clean climb's score), one lost (14843: a placement seen just
+after a lift is now counted in that move, and a lift missed later reads early_place), a clean
+climb's fault became a wrong score. The 22 misses: 7 wrong_finger climbs whose wrong placement
+was missed (no_contact or a summit), 8 clean climbs (wrong score, incomplete, early_place), 2
+card_moved, 2 used_hold, 2 other_hand (one with the other hand's palm out of view: MediaPipe
+does not find it), 1 no_contact. Holds with the route file 1.000 precision, recall 0.997-1.000; ring
+detector alone recall 0.974-0.997, colour 100 %, centre 0.22-0.24 px. Session 7's set
+14721-14770: 38 -> 39 of 48, F1 0.922 -> 0.924.
 """
 
 from __future__ import annotations
