@@ -1,5 +1,6 @@
 """The event arbiter: two video events closer than their timing uncertainty are fed to the judge
-in the order that makes no fault; real faults, and events farther apart, stand."""
+in the order that makes no fault of order, or that scores more; a placement's own fault, real
+faults, and events farther apart, stand."""
 
 import json
 from pathlib import Path
