@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from ui.app.i18n import tr
+from ui.app.i18n import event_word, player_word, tr
 from ui.app.review_data import FrameReader, Recording
 from ui.app.session import GrimpeSession
 
@@ -114,17 +114,11 @@ def draw_evidence(frame_bgr: np.ndarray, record: dict[str, Any], verdict: dict[s
     words in the window's language (without accents: OpenCV draws ASCII only)."""
     import cv2
 
-    from games.grimpe.climb import PLAYER_WORDS
-    from ui.app.i18n import language
-
-    words = PLAYER_WORDS.get(language(), {})
-
     def word(x: Any) -> str:
-        return _ascii(words.get(str(x), str(x)))
+        return _ascii(player_word(x))
 
     def kind(x: Any) -> str:
-        text = tr(f"review.event.{x}")
-        return _ascii(str(x) if text == f"review.event.{x}" else text)
+        return _ascii(event_word(x))
 
     out = np.array(frame_bgr, copy=True)
     colours = {str(h.get("id")): h.get("colour") for h in (route or {}).get("holds", [])}

@@ -11,7 +11,8 @@ from __future__ import annotations
 import locale
 import os
 
-__all__ = ["LANGUAGES", "MESSAGES", "default_language", "language", "set_language", "tr"]
+__all__ = ["LANGUAGES", "MESSAGES", "default_language", "event_word", "language", "player_word",
+           "set_language", "tr"]
 
 LANGUAGES: tuple[str, ...] = ("fr", "en")
 
@@ -113,8 +114,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "marker.card_moved": ("carte {card} bougée", "card_moved {card}"),
     "marker.other_hand": ("autre main", "other_hand"),
     "marker.move": ("mouvement {i} : {fingers} doigts, {points} pts", "move {i}: {fingers} fingers, {points} pts"),
-    "marker.order_down": ("pose {finger}", "down {finger}"),
-    "marker.order_up": ("lâche {finger}", "up {finger}"),
     "marker.order_fault": ("ordre : {moved} jugé avant {before} (trop proches pour les ordonner ; "
                            "l'autre ordre donnerait {fault})",
                            "order: {moved} judged before {before} (too close to tell; the other "
@@ -302,3 +301,19 @@ def tr(msgid: str, **kwargs: object) -> str:
         return msgid
     text = pair[0] if _current == "fr" else pair[1]
     return text.format(**kwargs) if kwargs else text
+
+
+def player_word(word: object) -> str:
+    """A finger or zone name (``ring``, ``start``...) in the current language; anything else
+    (a hold id, a card number) as it is."""
+    from games.grimpe.climb import PLAYER_WORDS
+
+    return PLAYER_WORDS.get(_current, {}).get(str(word), str(word))
+
+
+def event_word(kind: object) -> str:
+    """An event kind (``down``, ``up``, ``card_moved``, ``other_hand``) in the current
+    language; an unknown kind as it is."""
+    msgid = f"review.event.{kind}"
+    text = tr(msgid)
+    return str(kind) if text == msgid else text

@@ -43,7 +43,7 @@ from games.base import IllegalMove
 from games.grimpe.climb import FAULT_CODES, EventError
 from games.grimpe.overrides import OverrideError
 from ui.app import commands as cmd
-from ui.app.i18n import language, tr
+from ui.app.i18n import event_word, language, player_word, tr
 from ui.app.review_data import FrameReader, Recording, open_recording
 from ui.app.session import SessionError
 from ui.app.video import VideoSpec, sample_video_path
@@ -501,18 +501,8 @@ def _evidence_lines(ev: dict[str, Any]) -> list[str]:
     hands, the fingers down, each finger's contact certainty and the events at this frame, in
     the window's language (fingers, zones and event kinds in French; hold ids as they are)."""
     from games.grimpe.cards import FINGERS
-    from games.grimpe.climb import PLAYER_WORDS
 
-    words = PLAYER_WORDS.get(language(), {})
-
-    def word(x: Any) -> str:
-        return words.get(str(x), str(x))
-
-    def kind(x: Any) -> str:
-        msgid = f"review.event.{x}"
-        text = tr(msgid)
-        return str(x) if text == msgid else text
-
+    word, kind = player_word, event_word
     lines = []
     for h in ev.get("hands", []):
         side = h.get("handedness")

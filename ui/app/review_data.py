@@ -142,7 +142,7 @@ class Recording:
         v = verdict if verdict is not None else self.verdict
         out: list[Marker] = []
         from games.grimpe.climb import PLAYER_WORDS, detail_text
-        from ui.app.i18n import language, tr
+        from ui.app.i18n import event_word, language, player_word, tr
 
         words = PLAYER_WORDS.get(language(), {})
         for e in self.events:
@@ -158,8 +158,7 @@ class Recording:
             out.append(Marker(float(e["t"]), self.frame_at(float(e["t"])), "event", label.strip()))
 
         def name(ev: dict[str, Any]) -> str:
-            f = ev.get("finger") or ""
-            return tr("marker.order_" + ("up" if ev.get("type") == "up" else "down"), finger=words.get(f, f))
+            return f"{event_word(ev.get('type'))} {player_word(ev.get('finger') or '')}".strip()
 
         for sw in (self.verdict or {}).get("reordered") or []:
             moved, before = sw.get("moved") or {}, sw.get("before") or {}
