@@ -88,17 +88,24 @@ class EventArbiter:
         return self.push([], float("inf"), flush=True)
 
     # --- internals ------------------------------------------------------------------------
-    def _faults(self, events: list[dict[str, Any]]) -> bool:
-        """Would feeding ``events`` (in order) make the judge call a fault?"""
+    def _trial(self, events: list[dict[str, Any]]) -> Any:
+        """A copy of the judge fed ``events`` in order, up to the first fault; None when it
+        refuses one of them (:class:`EventError`)."""
         j = copy.deepcopy(self.judge)
         try:
             for e in events:
                 j.feed(_for_judge(e))
                 if j.phase == "fault":
-                    return True
-        except EventError:  # an event the judge refuses counts as a fault here
-            return True
-        return False
+                    break
+        except EventError:
+            return None
+        return j
+
+    def _faults(self, events: list[dict[str, Any]]) -> bool:
+        """Would feeding ``events`` (in order) make the judge call a fault? (An event the judge
+        refuses counts as one here.)"""
+        j = self._trial(events)
+        return j is None or j.phase == "fault"
 
     def _choose(self) -> dict[str, Any]:
         """Pop the next event to feed: the head, or a later contact event within the window
@@ -127,15 +134,8 @@ class EventArbiter:
 
     def _points(self, events: list[dict[str, Any]]) -> int | None:
         """Points scored so far after feeding ``events``; None if they make a fault."""
-        j = copy.deepcopy(self.judge)
-        try:
-            for e in events:
-                j.feed(_for_judge(e))
-                if j.phase == "fault":
-                    return None
-        except EventError:
-            return None
-        return int(j.status()["points_so_far"])
+        j = self._trial(events)
+        return None if j is None or j.phase == "fault" else int(j.status()["points_so_far"])
 
     def _favour(self, head: dict[str, Any]) -> dict[str, Any]:
         """Pop the next event to feed when the head makes no fault: a placement seen within the
@@ -159,11 +159,8 @@ class EventArbiter:
     def _fault_code(self, events: list[dict[str, Any]]) -> str | None:
         """The fault feeding ``events`` would make the judge call (None: none; ``"refused"``:
         an event the judge refuses)."""
-        j = copy.deepcopy(self.judge)
-        try:
-            for e in events:
-                j.feed(_for_judge(e))
-        except EventError:
+        j = self._trial(events)
+        if j is None:
             return "refused"
         return j.fault.code if j.fault is not None else None
 
