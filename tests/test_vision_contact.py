@@ -171,6 +171,29 @@ def test_a_rescued_placement_is_dated_to_when_the_fingertip_settled() -> None:
         assert ev is not None and ev["finger"] == "index" and ev["frame"] == 2 * first
 
 
+def _scripted_events(det, route, cands_at, probs_at, frames: int = 31) -> list[dict]:
+    """Run the decoder of ``det`` on scripted classifier outputs for ``frames`` processed frames
+    at 15 per s (2 s): ``cands_at(t)`` the five fingers' targets, ``probs_at(t)`` their P (for
+    the frame being decided, the oldest pending one); the still-down classifier says 0.9."""
+    from vision.contact_model import FEATURE_NAMES
+
+    n_feat = len(FEATURE_NAMES)
+
+    def update(lm, t, route_, occ, prior):  # (targets, X, contact points) of one frame
+        return cands_at(t), np.zeros((5, n_feat), np.float32), np.zeros((5, 2), np.float32)
+
+    det.features.update = update  # type: ignore[method-assign]
+    # the frame being decided is the oldest pending one
+    det.on_net.predict = lambda X: np.asarray(  # type: ignore[method-assign]
+        probs_at(det._pending[0].t_s), np.float32)
+    det.stay_net.predict = lambda x: np.full(len(x), 0.9, np.float32)  # type: ignore[method-assign]
+    lm = np.random.default_rng(0).uniform(100.0, 200.0, (21, 2)).astype(np.float32)
+    events = []
+    for i in range(frames):
+        events += det.update(lm, i / 15, 2 * i, route, None)[1]
+    return events + det.finish()
+
+
 @pytest.mark.parametrize(("t_index", "placed"), [(0.2, False), (0.8, True)])
 def test_a_finger_laid_down_with_the_start_is_not_a_placement(t_index: float, placed: bool) -> None:
     """A hand landing on the start zone lays its neighbours on the cards beside it: a contact
@@ -180,34 +203,19 @@ def test_a_finger_laid_down_with_the_start_is_not_a_placement(t_index: float, pl
     the index on a hold of its own colour for 0.3 s from ``t_index``)."""
     from games.grimpe.cards import ColourMap
     from vision.contact import ContactDetector, ContactParams, own_colour
-    from vision.contact_model import FEATURE_NAMES
 
     route = _route_of_clip()
     own = own_colour(route, ColourMap())
     hold = route.holds.ids[int(np.flatnonzero(own[1])[0])]  # the index's own colour
     det = ContactDetector(ContactParams(), colour_map=ColourMap())
     assert 0.2 < det.p.start_grace_s < 0.8  # between the two cases
-    n_feat = len(FEATURE_NAMES)
 
     def index_on(t: float) -> bool:
         return t_index - 1e-6 <= t <= t_index + 0.3 + 1e-6
 
-    def update(lm, t, route_, occ, prior):  # (targets, X, contact points) of one frame
-        cands = ["start", hold if index_on(t) else None, None, None, None]
-        return cands, np.zeros((5, n_feat), np.float32), np.zeros((5, 2), np.float32)
-
-    def predict(X):  # the frame being decided is the oldest pending one
-        t = det._pending[0].t_s
-        return np.array([0.95, 0.95 if index_on(t) else 0.0, 0, 0, 0], np.float32)
-
-    det.features.update = update  # type: ignore[method-assign]
-    det.on_net.predict = predict  # type: ignore[method-assign]
-    det.stay_net.predict = lambda x: np.full(len(x), 0.9, np.float32)  # type: ignore[method-assign]
-    lm = np.random.default_rng(0).uniform(100.0, 200.0, (21, 2)).astype(np.float32)
-    events = []
-    for i in range(31):  # 2 s at 15 processed frames/s
-        events += det.update(lm, i / 15, 2 * i, route, None)[1]
-    events += det.finish()
+    events = _scripted_events(
+        det, route, lambda t: ["start", hold if index_on(t) else None, None, None, None],
+        lambda t: [0.95, 0.95 if index_on(t) else 0.0, 0, 0, 0])
     downs = [(e["finger"], e["target"]) for e in events if e["type"] == "down"]
     assert downs[0] == ("thumb", "start")
     assert (("index", hold) in downs) == placed
@@ -223,32 +231,22 @@ def test_the_finish_zone_goes_to_the_most_likely_finger(p_index: float, finish: 
     with 0.95."""
     from games.grimpe.cards import ColourMap
     from vision.contact import ContactDetector, ContactParams
-    from vision.contact_model import FEATURE_NAMES
 
     route = _route_of_clip()
     det = ContactDetector(ContactParams(), colour_map=ColourMap())
-    n_feat = len(FEATURE_NAMES)
 
     def on(t: float) -> tuple[bool, bool]:
         return t >= 1.0 - 1e-6, t >= 1.066
 
-    def update(lm, t, route_, occ, prior):
+    def cands(t: float) -> list:
         i_on, r_on = on(t)
-        cands = ["start", "finish" if i_on else None, None, "finish" if r_on else None, None]
-        return cands, np.zeros((5, n_feat), np.float32), np.zeros((5, 2), np.float32)
+        return ["start", "finish" if i_on else None, None, "finish" if r_on else None, None]
 
-    def predict(X):
-        i_on, r_on = on(det._pending[0].t_s)
-        return np.array([0.95, p_index if i_on else 0.0, 0, 0.95 if r_on else 0.0, 0], np.float32)
+    def probs(t: float) -> list:
+        i_on, r_on = on(t)
+        return [0.95, p_index if i_on else 0.0, 0, 0.95 if r_on else 0.0, 0]
 
-    det.features.update = update  # type: ignore[method-assign]
-    det.on_net.predict = predict  # type: ignore[method-assign]
-    det.stay_net.predict = lambda x: np.full(len(x), 0.9, np.float32)  # type: ignore[method-assign]
-    lm = np.random.default_rng(0).uniform(100.0, 200.0, (21, 2)).astype(np.float32)
-    events = []
-    for i in range(31):  # 2 s at 15 processed frames/s
-        events += det.update(lm, i / 15, 2 * i, route, None)[1]
-    events += det.finish()
+    events = _scripted_events(det, route, cands, probs)
     assert [e["finger"] for e in events if e["type"] == "down" and e["target"] == "finish"] == finish
 
 
@@ -260,32 +258,18 @@ def test_a_weak_run_waits_for_more_evidence(p_late: float, down_at: float | None
     Scripted classifier outputs, the thumb on the start zone from 0 s."""
     from games.grimpe.cards import ColourMap
     from vision.contact import ContactDetector, ContactParams, own_colour
-    from vision.contact_model import FEATURE_NAMES
 
     route = _route_of_clip()
     hold = route.holds.ids[int(np.flatnonzero(own_colour(route, ColourMap())[1])[0])]
-    det = ContactDetector(ContactParams(), colour_map=ColourMap())
+    det = ContactDetector(ContactParams(back_s=0.0), colour_map=ColourMap())  # dated to the run's start
     assert det.p.on_level < 0.52 < det.p.min_conf
-    n_feat = len(FEATURE_NAMES)
 
-    def update(lm, t, route_, occ, prior):
-        return (["start", hold if t >= 1.0 - 1e-6 else None, None, None, None],
-                np.zeros((5, n_feat), np.float32), np.zeros((5, 2), np.float32))
-
-    def predict(X):
-        t = det._pending[0].t_s
+    def probs(t: float) -> list:
         p = 0.0 if t < 1.0 - 1e-6 else (0.52 if t < 1.4 - 1e-6 else p_late)
-        return np.array([0.95, p, 0, 0, 0], np.float32)
+        return [0.95, p, 0, 0, 0]
 
-    det.features.update = update  # type: ignore[method-assign]
-    det.on_net.predict = predict  # type: ignore[method-assign]
-    det.stay_net.predict = lambda x: np.full(len(x), 0.9, np.float32)  # type: ignore[method-assign]
-    det.p = ContactParams(back_s=0.0)  # the date is the run's start
-    lm = np.random.default_rng(0).uniform(100.0, 200.0, (21, 2)).astype(np.float32)
-    events = []
-    for i in range(31):  # 2 s at 15 processed frames/s
-        events += det.update(lm, i / 15, 2 * i, route, None)[1]
-    events += det.finish()
+    events = _scripted_events(
+        det, route, lambda t: ["start", hold if t >= 1.0 - 1e-6 else None, None, None, None], probs)
     downs = [e for e in events if e["type"] == "down" and e["finger"] == "index"]
     if down_at is None:
         assert downs == []
