@@ -141,17 +141,16 @@ class Recording:
         recording's own verdict: the events file keeps them), in time order."""
         v = verdict if verdict is not None else self.verdict
         out: list[Marker] = []
-        from games.grimpe.climb import PLAYER_WORDS, detail_text
+        from games.grimpe.climb import detail_text
         from ui.app.i18n import event_word, language, player_word, tr
 
-        words = PLAYER_WORDS.get(language(), {})
         for e in self.events:
             kind = str(e.get("type"))
             if kind == "up":
                 continue
             msgid = "marker." + kind
-            label = tr(msgid, finger=words.get(e.get("finger") or "", e.get("finger") or ""),
-                       target=words.get(e.get("target") or "", e.get("target") or ""),
+            label = tr(msgid, finger=player_word(e.get("finger") or ""),
+                       target=player_word(e.get("target") or ""),
                        card=e.get("card") or "")
             if label == msgid:  # an event kind without a message: as written
                 label = f"{kind} {e.get('finger') or ''} {e.get('target') or e.get('card') or ''}"
