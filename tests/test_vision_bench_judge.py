@@ -1,0 +1,56 @@
+"""The judge benchmark's own parts: event matching, the sorting of its errors, parallel renders."""
+
+from __future__ import annotations
+
+import json
+
+from vision.bench_judge import event_errors, match_events, render_all
+
+
+def _down(t: float, finger: str, target: str) -> dict:
+    return {"t": t, "type": "down", "finger": finger, "target": target}
+
+
+def _up(t: float, finger: str) -> dict:
+    return {"t": t, "type": "up", "finger": finger}
+
+
+def test_event_errors_sorts_each_unmatched_event_by_why() -> None:
+    truth = [_down(0.6, "thumb", "start"), _down(1.5, "ring", "11b"), _up(1.8, "thumb"),
+             _down(2.7, "index", "32a"), _up(3.0, "ring"), _down(4.0, "little", "5c")]
+    pred = [
+        _down(0.6, "thumb", "start"),    # right
+        _down(1.1, "ring", "11b"),       # 0.4 s early
+        _up(1.8, "thumb"),               # right
+        _down(2.7, "middle", "32a"),     # the wrong finger at the right time
+        _up(3.05, "ring"),               # right
+        _down(5.0, "index", "40b"),      # nothing like it in the truth
+    ]                                    # and the little finger's down is not found
+    assert match_events(pred, truth) == 3
+    err = event_errors(pred, truth)
+    assert err == {"down": {"missed (late or early)": 1, "extra (late or early)": 1,
+                            "missed (other finger or target)": 1, "extra (other finger or target)": 1,
+                            "missed": 1, "extra": 1}}
+    # every unmatched event is counted once on its side
+    assert sum(n for k, n in err["down"].items() if k.startswith("missed")) == len(truth) - 3
+    assert sum(n for k, n in err["down"].items() if k.startswith("extra")) == len(pred) - 3
+
+
+def test_event_errors_of_a_perfect_log_is_empty_and_late_ups_are_timing() -> None:
+    truth = [_down(0.6, "index", "start"), _up(2.0, "index")]
+    assert event_errors(list(truth), truth) == {}
+    late = [_down(0.6, "index", "start"), _up(2.5, "index")]
+    assert event_errors(late, truth) == {"up": {"missed (late or early)": 1, "extra (late or early)": 1}}
+    # beyond near_s it is a miss and an extra, not a timing error
+    assert event_errors(late, truth, near_s=0.3) == {"up": {"missed": 1, "extra": 1}}
+
+
+def test_render_all_renders_missing_scenes_in_worker_processes(tmp_path) -> None:
+    out = tmp_path / "empty_3_top"
+    jobs = [(3, "top", "empty", out, (320, 240), 2)]
+    render_all(jobs, 2)
+    gt = json.loads((out / "ground_truth.json").read_text())
+    assert gt["seed"] == 3 and gt["num_frames"] == 2 and (out / "video.mp4").stat().st_size > 0
+    before = (out / "video.mp4").stat().st_mtime_ns
+    render_all(jobs, 2)  # already there: not rendered again
+    assert (out / "video.mp4").stat().st_mtime_ns == before
