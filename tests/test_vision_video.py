@@ -57,3 +57,23 @@ def test_judge_video_cli_exits_2_with_a_message(tmp_path, capsys):
     bad_route.write_text("{not json")
     assert main(["grimpe", "judge-video", str(blank), "--route", str(bad_route)]) == 2
     assert "route.json" in capsys.readouterr().err
+
+
+def test_a_broken_file_gives_our_message_without_ffmpegs_noise(tmp_path):
+    """FFmpeg writes to the process's own stderr (not Python's), so run the command for real."""
+    import os
+    import subprocess
+    import sys
+
+    broken = tmp_path / "cut.mp4"
+    w = cv2.VideoWriter(str(tmp_path / "whole.mp4"), cv2.VideoWriter_fourcc(*"mp4v"), 10.0, (64, 48))
+    for i in range(5):
+        w.write(np.full((48, 64, 3), 40 * i, np.uint8))
+    w.release()
+    broken.write_bytes((tmp_path / "whole.mp4").read_bytes()[:200])  # the index is cut off
+    env = {k: v for k, v in os.environ.items() if k != "OPENCV_FFMPEG_LOGLEVEL"}
+    r = subprocess.run([sys.executable, "-m", "ui", "grimpe", "judge-video", str(broken)],
+                       capture_output=True, text=True, env=env, timeout=120)
+    assert r.returncode == 2
+    assert "cut.mp4" in r.stderr and "corrupt" in r.stderr
+    assert "moov atom" not in r.stderr and "Invalid data" not in r.stderr

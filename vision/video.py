@@ -8,6 +8,7 @@ rate is read at :data:`DEFAULT_FPS`.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +19,13 @@ import numpy as np
 __all__ = ["DEFAULT_FPS", "VideoError", "VideoInfo", "VideoReader"]
 
 DEFAULT_FPS = 30.0
+
+# FFmpeg's own complaints about a broken file ("moov atom not found", "Invalid data found when
+# processing input") go straight to the terminal before our message says the same thing with
+# what to do; only its fatal errors are kept (8 = AV_LOG_FATAL; OpenCV reads the variable when it
+# first opens a file). Set OPENCV_FFMPEG_LOGLEVEL yourself (e.g. 32 for FFmpeg's default) to see
+# them all.
+os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "8")
 
 
 class VideoError(ValueError):
