@@ -89,6 +89,21 @@ card_moved, 2 used_hold, 2 other_hand (one with the other hand's palm out of vie
 does not find it), 1 no_contact. Holds with the route file 1.000 precision, recall 0.997-1.000; ring
 detector alone recall 0.974-0.997, colour 100 %, centre 0.22-0.24 px. Session 7's set
 14721-14770: 38 -> 39 of 48, F1 0.922 -> 0.924.
+
+Session 9 (2026-12-02; the referee's decisions unchanged since session 8), ``--jobs 2``:
+seeds 15351-15398 (``--hd-seed`` 15399) events F1 0.948 (P 0.957, R 0.939), verdicts 43/48;
+15401-15448 F1 0.953 (P 0.957, R 0.950), 45/48; the two together F1 0.951, 88/96 (92 %). The
+8 misses are all faulty climbs whose faulty placement (a hold of another colour, or one already
+left) was not seen: judged no_contact (7) or used_hold (1).
+Holds: ring detector alone precision 0.998-0.999, recall 0.982-0.985, colour 100 %; with the route
+file 1.000/1.000; centre 0.22-0.23 px. Where the F1 goes (the new breakdown): of the 49 truth
+events of 15351-15448 not found, 25 were found late or early, 6 on another finger or hold, 18
+not seen; with every late or early event on time the F1 would be 0.978-0.980. Other sets are harder: 96 climbs of
+seeds 14951-15000 and 15301-15346, rendered for analysis with the odd frames (which the referee
+at stride 2 never decodes) copied from the even ones, gave F1 0.920 and 86/96; 16 of them
+rendered as here, F1 0.899 and 14/16 (0.891 and 15/16 from the analysis renders). Re-run here,
+14801-14816 gave session 8's figures exactly (F1 0.938): a set's figures do not depend on the
+machine, sets of 48 just differ (F1 0.90-0.95, verdicts 77-94 %).
 """
 
 from __future__ import annotations
