@@ -131,7 +131,7 @@ TOL_S = 0.2
 def render(seed: int, camera: str, script: str, out: Path, *, size: tuple[int, int] = (640, 480),
            num_frames: int | None = None, progress: bool = True) -> Path | None:
     """Render (or reuse) one scene; None when the synthesiser cannot build it for this seed."""
-    if (out / "ground_truth.json").is_file() and (out / "video.mp4").is_file():
+    if _rendered(out):
         return out
     from vision.synth.grimpe_scene import GrimpeScene, SceneConfig
     from vision.synth.scene import write_scene
@@ -146,19 +146,30 @@ def render(seed: int, camera: str, script: str, out: Path, *, size: tuple[int, i
     return out
 
 
-def _render_job(job: tuple[int, str, str, str, tuple[int, int], int | None]) -> str | None:
+def _rendered(out: Path) -> bool:
+    return (out / "ground_truth.json").is_file() and (out / "video.mp4").is_file()
+
+
+#: one scene of the benchmark: (seed, camera, script, folder, image size, frames or None)
+Job = tuple[int, str, str, Path, tuple[int, int], int | None]
+
+
+def render_job(job: Job, progress: bool = True) -> Path | None:
+    """:func:`render` of one :data:`Job`."""
     seed, camera, script, out, size, num_frames = job
-    f = render(seed, camera, script, Path(out), size=size, num_frames=num_frames, progress=False)
-    return None if f is None else str(f)
+    return render(seed, camera, script, out, size=size, num_frames=num_frames, progress=progress)
 
 
-def render_all(jobs: list[tuple[int, str, str, Path, tuple[int, int], int | None]], workers: int) -> None:
-    """Render the scenes of ``jobs`` (seed, camera, script, folder, size, frames) not yet in
-    their folders, ``workers`` at a time in separate processes (one bar for all of them); the
-    benchmark then finds them rendered. Rendering is deterministic, so the order does not
-    matter. ``workers`` 1: nothing is done here (each scene is rendered when first needed)."""
-    todo = [(s, c, sc, str(o), sz, n) for s, c, sc, o, sz, n in jobs
-            if not ((o / "ground_truth.json").is_file() and (o / "video.mp4").is_file())]
+def _render_quietly(job: Job) -> bool:
+    return render_job(job, progress=False) is not None
+
+
+def render_all(jobs: list[Job], workers: int) -> None:
+    """Render the scenes of ``jobs`` not yet in their folders, ``workers`` at a time in separate
+    processes (one bar for all of them); the benchmark then finds them rendered. Rendering is
+    deterministic, so the order does not matter. ``workers`` 1: nothing is done here (each
+    scene is rendered when first needed)."""
+    todo = [j for j in jobs if not _rendered(j[3])]
     if workers <= 1 or not todo:
         return
     from concurrent.futures import ProcessPoolExecutor
@@ -166,7 +177,7 @@ def render_all(jobs: list[tuple[int, str, str, Path, tuple[int, int], int | None
     from tqdm import tqdm
 
     with ProcessPoolExecutor(workers) as pool:
-        for _ in tqdm(pool.map(_render_job, todo), total=len(todo), desc=f"rendering ({workers} processes)",
+        for _ in tqdm(pool.map(_render_quietly, todo), total=len(todo), desc=f"rendering ({workers} processes)",
                       unit="scene"):
             pass
 
@@ -188,28 +199,13 @@ def event_errors(pred: list[dict[str, Any]], truth: list[dict[str, Any]], tol_s:
     - "missed" / "extra": nothing of the kind near it.
 
     Returns {type: {"missed <kind>": n, "extra <kind>": n}} (only kinds that occur)."""
-    used: set[int] = set()
-    lost: list[dict[str, Any]] = []
-    for e in truth:
-        best, best_dt = None, tol_s + 1e-9
-        for j, p in enumerate(pred):
-            if j in used or p["type"] != e["type"] or p.get("finger") != e.get("finger") \
-                    or p.get("target") != e.get("target"):
-                continue
-            dt = abs(p["t"] - e["t"])
-            if dt <= best_dt:
-                best, best_dt = j, dt
-        if best is None:
-            lost.append(e)
-        else:
-            used.add(best)
+    found = _greedy_matches(pred, truth, tol_s)
+    lost = [e for i, e in enumerate(truth) if i not in found]
+    used = set(found.values())
     extra = [p for j, p in enumerate(pred) if j not in used]
 
-    def same(a: dict[str, Any], b: dict[str, Any]) -> bool:
-        return a["type"] == b["type"] and a.get("finger") == b.get("finger") and a.get("target") == b.get("target")
-
     def kind(e: dict[str, Any], others: list[dict[str, Any]]) -> str:
-        if any(same(e, o) and abs(o["t"] - e["t"]) <= near_s for o in others):
+        if any(_same_event(e, o) and abs(o["t"] - e["t"]) <= near_s for o in others):
             return ERROR_KINDS[0]
         if any(o["type"] == e["type"] and abs(o["t"] - e["t"]) <= tol_s + 1e-9 for o in others):
             return ERROR_KINDS[1]
@@ -225,25 +221,34 @@ def event_errors(pred: list[dict[str, Any]], truth: list[dict[str, Any]], tol_s:
     return out
 
 
-def match_events(pred: list[dict[str, Any]], truth: list[dict[str, Any]], tol_s: float = TOL_S
-                 ) -> int:
-    """Greedy one-to-one matches: same type, finger and target, |dt| <= tol_s."""
+def _same_event(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    return a["type"] == b["type"] and a.get("finger") == b.get("finger") and a.get("target") == b.get("target")
+
+
+def _greedy_matches(pred: list[dict[str, Any]], truth: list[dict[str, Any]], tol_s: float
+                    ) -> dict[int, int]:
+    """Truth index -> predicted index: each truth event in turn takes the nearest predicted one
+    still free with the same type, finger and target, |dt| <= tol_s."""
+    found: dict[int, int] = {}
     used: set[int] = set()
-    n = 0
-    for e in truth:
+    for i, e in enumerate(truth):
         best, best_dt = None, tol_s + 1e-9
         for j, p in enumerate(pred):
-            if j in used or p["type"] != e["type"]:
-                continue
-            if p.get("finger") != e.get("finger") or p.get("target") != e.get("target"):
+            if j in used or not _same_event(p, e):
                 continue
             dt = abs(p["t"] - e["t"])
             if dt <= best_dt:
                 best, best_dt = j, dt
         if best is not None:
+            found[i] = best
             used.add(best)
-            n += 1
-    return n
+    return found
+
+
+def match_events(pred: list[dict[str, Any]], truth: list[dict[str, Any]], tol_s: float = TOL_S
+                 ) -> int:
+    """Greedy one-to-one matches: same type, finger and target, |dt| <= tol_s."""
+    return len(_greedy_matches(pred, truth, tol_s))
 
 
 def bench_holds(folder: Path) -> dict[str, Any]:
@@ -362,22 +367,22 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     work = Path(args.workdir)
     work.mkdir(parents=True, exist_ok=True)
-    hd_seed = args.hd_seed if args.hd_seed is not None else (args.seeds[-1] + 1 if args.seeds else 0)
-    jobs: list[tuple[int, str, str, Path, tuple[int, int], int | None]] = [
-        (s, cam, "empty", work / f"empty_{s}_{cam}", (640, 480), 2) for s in args.seeds for cam in ("top", "oblique")]
-    jobs += [(s, cam, script, work / f"climb_{s}_{script}_{cam}", (640, 480), None)
-             for k, s in enumerate(args.seeds) for script, cam in [CLIMBS[k % len(CLIMBS)]]]
+    empty_jobs: list[Job] = [(s, cam, "empty", work / f"empty_{s}_{cam}", (640, 480), 2)
+                             for s in args.seeds for cam in ("top", "oblique")]
+    climb_jobs: list[Job] = [(s, cam, script, work / f"climb_{s}_{script}_{cam}", (640, 480), None)
+                             for k, s in enumerate(args.seeds) for script, cam in [CLIMBS[k % len(CLIMBS)]]]
+    hd_jobs: list[Job] = []
     if args.hd_seconds > 0 and args.seeds:
-        jobs.append((hd_seed, "top", "clean", work / f"hd_{hd_seed}", (1280, 720), round(args.hd_seconds * 30)))
-    render_all(jobs, args.jobs)
+        s = args.hd_seed if args.hd_seed is not None else args.seeds[-1] + 1
+        hd_jobs.append((s, "top", "clean", work / f"hd_{s}", (1280, 720), round(args.hd_seconds * 30)))
+    render_all(empty_jobs + climb_jobs + hd_jobs, args.jobs)
 
     print("== holds (empty routes, first frame of the video) ==")
     H: list[dict[str, Any]] = []
-    for s in args.seeds:
-        for cam in ("top", "oblique"):
-            f = render(s, cam, "empty", work / f"empty_{s}_{cam}", num_frames=2)
-            if f is None:
-                continue
+    for job in empty_jobs:
+        s, cam = job[0], job[1]
+        f = render_job(job)
+        if f is not None:
             r = bench_holds(f)
             H.append(r)
             print(f"  seed {s} {cam:7s}: rings {r['ring_tp']}/{r['holds']} (+{r['rings'] - r['ring_tp']} "
@@ -404,9 +409,9 @@ def main(argv: list[str] | None = None) -> int:
     misses = []
     speed_rows = []
     errors: dict[str, dict[str, int]] = {}
-    for k, s in enumerate(args.seeds):
-        script, cam = CLIMBS[k % len(CLIMBS)]
-        f = render(s, cam, script, work / f"climb_{s}_{script}_{cam}")
+    for job in climb_jobs:
+        s, cam, script = job[:3]
+        f = render_job(job)
         if f is None:
             continue
         r = judge_clip(f)
@@ -461,10 +466,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {real}: not found, skipped")
 
     print("== speed (2 cores; decoding included) ==")
-    if args.hd_seconds > 0 and args.seeds:
-        s = hd_seed
-        f = render(s, "top", "clean", work / f"hd_{s}", size=(1280, 720),
-                   num_frames=int(round(args.hd_seconds * 30)))
+    for job in hd_jobs:
+        f = render_job(job)
         if f is not None:
             speed_rows.append((f, judge_clip(f)))
     seen_sizes: set[tuple[int, int]] = set()
