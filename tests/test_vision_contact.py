@@ -146,6 +146,46 @@ def test_missed_placement_is_rescued_when_the_last_finger_lifts(p_index: float, 
     assert det.state[1] == hold
 
 
+@pytest.mark.parametrize(("hand_moved", "index_moved", "travel_palm", "found"), [
+    (0.0, 0.0, 0.3, False), (0.5, 0.5, 0.3, True), (0.5, 0.0, 0.3, False), (0.5, 0.5, 0.0, False),
+    (0.2, 0.2, 0.3, False)])
+def test_after_a_reach_the_finger_that_moved_is_rescued_even_into_another_colour(
+        hand_moved: float, index_moved: float, travel_palm: float, found: bool) -> None:
+    """``travel_palm``: the hand moved on (``hand_moved`` palm sizes) since the last down was
+    confirmed, then its only finger down lifts. The index, which moved with it
+    (``index_moved``), lies over a hold of another colour with weak evidence (P 0.02, under
+    ``rescue_level``): it is put down there (the placement's own fault is then judged, not
+    ``no_contact``). A hand that stays put, an index that stayed where it was (a resting
+    neighbour), a short move or the rule off: nothing is invented."""
+    from vision.contact import ContactDetector, ContactParams, palm_size_px
+    from vision.landmarks import FINGER_JOINTS
+
+    route = _route_of_clip()
+    det = ContactDetector(ContactParams(travel_palm=travel_palm))
+    assert det.p.travel_level < 0.02 < det.p.rescue_level
+    hold = route.holds.ids[int(np.flatnonzero(~det._colours(route)[0][1])[0])]  # not the index's colour
+    det.started = True
+    det.state[0] = "start"  # the thumb is the anchor about to lift
+    lm0 = np.random.default_rng(0).uniform(100.0, 200.0, (21, 2)).astype(np.float32)
+    palm = palm_size_px(lm0)
+    det._moved_from(lm0)  # where the hand was when the thumb went down
+    lm = lm0.copy()
+    lm[:, 0] += hand_moved * palm  # the hand moves right
+    tip = FINGER_JOINTS["index"].tip
+    lm[tip, 0] = lm0[tip, 0] + index_moved * palm
+    det._track_travel(lm)
+    for i in range(8):  # the index over the hold from 0.0 s to the lift
+        prob = np.array([0.9, 0.02, 0, 0, 0], np.float32)
+        det._recent.append((i / 15, 2 * i, [None, hold, None, None, None], prob, lm))
+    ev = det._rescue(0, 7 / 15, route)
+    if not found:
+        assert ev is None and det.state[1] is None
+        return
+    assert ev is not None and (ev["type"], ev["finger"], ev["target"], ev["frame"]) == ("down", "index", hold, 0)
+    assert det.state[1] == hold
+    assert det._travel == 0.0  # measured again from the placement
+
+
 def test_a_rescued_placement_is_dated_to_when_the_fingertip_settled() -> None:
     """A finger sliding over its target before it presses (the finish card is large) is not
     down yet: the rescue dates the placement to the first frame from which the fingertip stays
