@@ -95,10 +95,12 @@ class ContactParams:
             another colour too (so the placement's own fault, ``wrong_finger`` or
             ``used_hold``, is judged instead of ``no_contact``). A hand that lets go where it
             is (the ``no_contact`` climbs: it stays within 0.16 palm of where its last finger
-            went down) keeps the usual rescue. 0 disables. On 208 recorded climbs (seeds
-            14801-14816, 14951-15000, 15301-15346, 15351-15448): verdicts 185 -> 193, events
-            F1 0.932 -> 0.929 (the rescued finger or hold is often a neighbour of the right
-            one; the fault code is then still right).
+            went down) keeps the usual rescue. 0 disables. Chosen on 208 recorded climbs
+            (seeds 14801-14816, 14951-15000, 15301-15346, 15351-15448): verdicts 185 -> 193,
+            events F1 0.932 -> 0.929 (the finger or hold rescued is often a neighbour of the
+            right one; the fault code is then still right); the 96 analysis renders of
+            session 9: 86 -> 85; 48 new climbs (15501-15548): 39 both (one won, and a
+            no_contact climb whose tracking broke during the reach judged wrong_finger).
     """
 
     along_expected: float = -0.2
@@ -414,9 +416,8 @@ class ContactDetector:
                 gap = p.rescue_s if c == "finish" else p.rescue_gap_s
                 dur = rows[j][0] - rows[i][0]
                 if dur >= p.rescue_min_s - 1e-6 and rows[-1][0] - rows[j][0] <= gap + 1e-6:
+                    # the evidence, then (runs with none after a reach) the longer run
                     score = float(sum(r[3][k] + 1e-3 for r in rows[i:j + 1]))
-                    if not self._right_colour(k, c, route):
-                        score *= p.other_colour_weight  # as for the targets under a finger
                     if best is None or score > best[0]:
                         best = (score, k, c, i, j)
         if best is None:
