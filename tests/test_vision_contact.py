@@ -146,6 +146,33 @@ def test_missed_placement_is_rescued_when_the_last_finger_lifts(p_index: float, 
     assert det.state[1] == hold
 
 
+@pytest.mark.parametrize(("p_index", "end_s", "found"), [
+    (0.3, 0.47, True), (0.3, 0.07, True), (0.05, 0.47, False)])
+def test_a_missed_summit_needs_some_evidence(p_index: float, end_s: float, found: bool) -> None:
+    """The finish zone in the rescue: a finger over the Arrivée card with P from
+    ``rescue_finish_level`` is put down on it, even when it left the card since (the summit is
+    the last move); one whose P stayed under it (a finger of a hand lifting near the card) is
+    not."""
+    from vision.contact import ContactDetector
+
+    route = _route_of_clip()
+    det = ContactDetector()
+    assert 0.05 < det.p.rescue_finish_level < 0.3
+    det.started = True
+    det.state[0] = "start"
+    lm = np.random.default_rng(0).uniform(100.0, 200.0, (21, 2)).astype(np.float32)
+    for i in range(8):  # the index over the finish zone from 0.0 s to end_s
+        t = i / 15
+        cands = [None, "finish" if t <= end_s + 1e-6 else None, None, None, None]
+        prob = np.array([0.9, p_index if cands[1] else 0.0, 0, 0, 0], np.float32)
+        det._recent.append((t, 2 * i, cands, prob, lm))
+    ev = det._rescue(0, 7 / 15, route)
+    if not found:
+        assert ev is None
+        return
+    assert ev is not None and (ev["finger"], ev["target"], ev["frame"]) == ("index", "finish", 0)
+
+
 @pytest.mark.parametrize(("hand_moved", "index_moved", "travel_palm", "found"), [
     (0.0, 0.0, 0.3, False), (0.5, 0.5, 0.3, True), (0.5, 0.0, 0.3, False), (0.5, 0.5, 0.0, False),
     (0.2, 0.2, 0.3, False)])
