@@ -102,11 +102,12 @@ class ContactParams:
             ``used_hold``, is judged instead of ``no_contact``). A hand that lets go where it
             is (the ``no_contact`` climbs: it stays within 0.16 palm of where its last finger
             went down) keeps the usual rescue. 0 disables. Chosen on 208 recorded climbs
-            (seeds 14801-14816, 14951-15000, 15301-15346, 15351-15448): verdicts 185 -> 193,
-            events F1 0.932 -> 0.929 (the finger or hold rescued is often a neighbour of the
-            right one; the fault code is then still right); the 96 analysis renders of
-            session 9: 86 -> 85; 48 new climbs (15501-15548): 39 both (one won, and a
-            no_contact climb whose tracking broke during the reach judged wrong_finger).
+            (seeds 14801-14816, 14951-15000, 15301-15346, 15351-15448): verdicts 185 -> 194,
+            events F1 0.937 -> 0.934 (with ``rescue_finish_level`` 0.1 both ways; the finger
+            or hold rescued is often a neighbour of the right one, the fault code then still
+            right); the 96 analysis renders of session 9: 87 -> 86. 144 new climbs
+            (15501-15648): 113 -> 117 (5 won, and 15540 lost: a no_contact climb whose hand
+            tracking broke during the reach, judged wrong_finger), F1 0.922 -> 0.919.
     """
 
     along_expected: float = -0.2
