@@ -115,10 +115,11 @@ route file 1.000 precision, recall 0.999-1.000 (one oblique hold flagged, 15506)
 0.23-0.24 px (0.21 mm). Events F1 0.916 / 0.922 / 0.920 (all 144: P 0.917, R 0.921, F1 0.919;
 0.950-0.970 with every late or early event on time); verdicts 39 / 37 / 41 of 48 (117/144,
 81 %). The session's start tree on the same recordings: F1 0.910 / 0.927 / 0.923 (0.920),
-verdicts 39 / 35 / 40 (114/144): the reach rule won 5 verdicts and lost 2 (15540, a
-no_contact climb whose hand tracking broke during the reach, judged wrong_finger) at F1
--0.001 to -0.005; the summit's bar was chosen once 15501-15548 had been judged (+0.006 F1
-there, no change on the other 96). Misses (27): faulty climbs whose faulty placement was read
+verdicts 39 / 35 / 40 (114/144): won 4 wrong_finger climbs that were no_contact, lost 15540
+(a no_contact climb whose hand tracking broke during the reach, judged wrong_finger); the
+reach rule costs F1 0.001-0.005 (its rescued finger or hold is often a neighbour of the
+right one); the summit's bar was chosen once 15501-15548 had been judged (+0.006 F1 there,
+no change on the other 96). Misses (27): faulty climbs whose faulty placement was read
 into a hold already left, on the neighbouring hold or not at all (no_contact, used_hold for
 wrong_finger, surplace, restart_zone), clean climbs scored with an extra move or judged a
 fault from a false placement, card_moved and other_hand climbs judged summits. Real footage
