@@ -238,10 +238,11 @@ def test_a_rescued_placement_is_dated_to_when_the_fingertip_settled() -> None:
         assert ev is not None and ev["finger"] == "index" and ev["frame"] == 2 * first
 
 
-def _scripted_events(det, route, cands_at, probs_at, frames: int = 31) -> list[dict]:
+def _scripted_events(det, route, cands_at, probs_at, frames: int = 31, lm_at=None, stay_at=None) -> list[dict]:
     """Run the decoder of ``det`` on scripted classifier outputs for ``frames`` processed frames
     at 15 per s (2 s): ``cands_at(t)`` the five fingers' targets, ``probs_at(t)`` their P (for
-    the frame being decided, the oldest pending one); the still-down classifier says 0.9."""
+    the frame being decided, the oldest pending one); the still-down classifier says 0.9, or
+    ``stay_at(t)``; the landmarks are fixed, or ``lm_at(t)``."""
     from vision.contact_model import FEATURE_NAMES
 
     n_feat = len(FEATURE_NAMES)
@@ -253,11 +254,12 @@ def _scripted_events(det, route, cands_at, probs_at, frames: int = 31) -> list[d
     # the frame being decided is the oldest pending one
     det.on_net.predict = lambda X: np.asarray(  # type: ignore[method-assign]
         probs_at(det._pending[0].t_s), np.float32)
-    det.stay_net.predict = lambda x: np.full(len(x), 0.9, np.float32)  # type: ignore[method-assign]
+    det.stay_net.predict = lambda x: np.full(  # type: ignore[method-assign]
+        len(x), 0.9 if stay_at is None else stay_at(det._done[-1].t_s), np.float32)  # the frame decided
     lm = np.random.default_rng(0).uniform(100.0, 200.0, (21, 2)).astype(np.float32)
     events = []
     for i in range(frames):
-        events += det.update(lm, i / 15, 2 * i, route, None)[1]
+        events += det.update(lm if lm_at is None else lm_at(lm, i / 15), i / 15, 2 * i, route, None)[1]
     return events + det.finish()
 
 
@@ -342,6 +344,38 @@ def test_a_weak_run_waits_for_more_evidence(p_late: float, down_at: float | None
         assert downs == []
     else:
         assert len(downs) == 1 and downs[0]["target"] == hold and abs(downs[0]["t"] - down_at) < 1e-3
+
+
+@pytest.mark.parametrize(("moved", "placed"), [(0.6, True), (0.1, False)])
+def test_a_hand_that_reached_and_let_go_placed_a_finger(moved: float, placed: bool) -> None:
+    """The reach rule through the whole decoder: the thumb goes down on the start zone, then
+    the hand moves ``moved`` palm sizes (0.4-0.8 s), the index lies over a hold of another
+    colour with P 0.02 from 1.0 s, and the thumb lifts at 1.4 s (the still-down classifier
+    drops, for every finger down). After a reach the index is put down there, dated to 1.0 s,
+    before the lift; a hand that stayed put just lets go (``no_contact`` for the judge)."""
+    from games.grimpe.cards import ColourMap
+    from vision.contact import ContactDetector, own_colour, palm_size_px
+
+    route = _route_of_clip()
+    hold = route.holds.ids[int(np.flatnonzero(~own_colour(route, ColourMap())[1])[0])]
+    det = ContactDetector(colour_map=ColourMap())
+
+    def lm_at(lm0: np.ndarray, t: float) -> np.ndarray:
+        lm = lm0.copy()
+        lm[:, 0] += moved * palm_size_px(lm0) * float(np.clip((t - 0.4) / 0.4, 0.0, 1.0))
+        return lm
+
+    def lifted(t: float) -> bool:
+        return t >= 1.4 - 1e-6
+
+    events = _scripted_events(
+        det, route, lambda t: [None if lifted(t) else "start", hold if t >= 1.0 - 1e-6 else None, None, None, None],
+        lambda t: [0.0 if lifted(t) else 0.95, 0.02 if t >= 1.0 - 1e-6 else 0.0, 0, 0, 0], lm_at=lm_at,
+        stay_at=lambda t: 0.0 if lifted(t) else 0.9)
+    seen = [(e["type"], e["finger"], e.get("target"), round(e["t"], 2)) for e in sorted(events, key=lambda e: e["t"])]
+    downs = [e for e in seen if e[0] == "down"]
+    assert downs == [("down", "thumb", "start", 0.0)] + ([("down", "index", hold, 1.0)] if placed else [])
+    assert ("up", "thumb", None, 1.4) in seen
 
 
 def test_lookahead_features_are_changes_and_same_target() -> None:
