@@ -21,7 +21,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.contact_model import lookahead_features
+from vision.contact_model import _TIP, _row_norms, lookahead_features, palm_centre
 from vision.landmarks import FINGER_JOINTS, FINGERS
 from vision.observations import ContactObservation, RouteObservation
 
@@ -203,18 +203,6 @@ def finger_targets(lm: np.ndarray, route: RouteObservation, p: ContactParams
     return targets, scores, points
 
 
-def _centre(lm: np.ndarray) -> np.ndarray:
-    """The middle of the palm (wrist and knuckles), px."""
-    return lm[[0, 5, 9, 13, 17]].mean(0)
-
-
-_TIPS = np.array([FINGER_JOINTS[f].tip for f in FINGERS], np.intp)
-
-
-def _row_norm(d: np.ndarray) -> np.ndarray:
-    return np.sqrt((d * d).sum(axis=1))
-
-
 def _runs(keys: list[Any]) -> list[tuple[int, int]]:
     """(first, last) index of each maximal run of equal keys that are not None."""
     out = []
@@ -387,8 +375,9 @@ class ContactDetector:
         self._left: dict[int, str] = {}
         self._rescued: dict[int, dict[str, Any]] = {}  # lift -> the placement rescued with it
         self._t_decided = 0.0
-        # where the palm was when the last down was confirmed, and how far it has gone since
-        self._down_lm: np.ndarray | None = None
+        # where the palm centre and the fingertips were when the last down was confirmed (None:
+        # no down yet), and how far they have gone since
+        self._down_at: tuple[np.ndarray, np.ndarray] | None = None
         self._travel = 0.0
         self._finger_travel = np.zeros(len(FINGERS))
 
@@ -452,18 +441,19 @@ class ContactDetector:
     def _moved_from(self, lm: np.ndarray) -> None:
         """A down was confirmed with the hand at ``lm``: measure the hand's travel from here
         (``travel_palm``)."""
-        self._down_lm = lm.copy()
+        self._down_at = (palm_centre(lm), lm[_TIP].copy())
         self._travel = 0.0
         self._finger_travel[:] = 0.0
 
     def _track_travel(self, lm: np.ndarray) -> None:
         """The farthest the palm centre and each fingertip have been (palm sizes) from where
         they were when the last down was confirmed."""
-        if self._down_lm is None:
+        if self._down_at is None:
             return
+        centre, tips = self._down_at
         palm = palm_size_px(lm)
-        self._travel = max(self._travel, float(np.linalg.norm(_centre(lm) - _centre(self._down_lm))) / palm)
-        self._finger_travel = np.maximum(self._finger_travel, _row_norm(lm[_TIPS] - self._down_lm[_TIPS]) / palm)
+        self._travel = max(self._travel, float(np.linalg.norm(palm_centre(lm) - centre)) / palm)
+        self._finger_travel = np.maximum(self._finger_travel, _row_norms(lm[_TIP] - tips) / palm)
 
     def _settled(self, rows: list[tuple[Any, ...]], k: int, i: int, j: int) -> int:
         """The first of the recent ``rows[i..j]`` (a run of finger ``k`` on one target) from

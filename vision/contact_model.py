@@ -42,6 +42,7 @@ __all__ = [
     "best_targets",
     "lookahead_features",
     "lookahead_names",
+    "palm_centre",
     "stay_names",
 ]
 
@@ -111,6 +112,11 @@ def _row_norms(d: np.ndarray) -> np.ndarray:
     """Euclidean length of each row of ``d`` (N, 2), as ``np.linalg.norm`` gives it for one
     row (the dot product in ``d``'s own precision) without a call per row."""
     return np.sqrt(np.einsum("ij,ij->i", d, d))
+
+
+def palm_centre(lm: np.ndarray) -> np.ndarray:
+    """The middle of the palm (mean of the wrist and the four knuckles), px."""
+    return lm[[0, 5, 9, 13, 17]].mean(0)
 
 
 def _palm(lm: np.ndarray) -> float:
@@ -222,7 +228,7 @@ class ContactFeatures:
         ax = ax / max(float(np.linalg.norm(ax)), 1e-6)
         Rm = np.array([ax, [-ax[1], ax[0]]])
         local = ((tips - lm[0]) @ Rm.T) / palm
-        centre = lm[[0, 5, 9, 13, 17]].mean(0)
+        centre = palm_centre(lm)
         self._tips.append((t_s, tips / palm, local, centre / palm))
         while self._tips and self._tips[0][0] < t_s - 0.75:
             self._tips.popleft()
@@ -340,7 +346,7 @@ class StayReference:
         self._tip_xy = (float(lm[j.tip][0]), float(lm[j.tip][1]))
         local = _local_tip(lm, j.tip)
         self._local_xy = (float(local[0]), float(local[1]))
-        centre = lm[[0, 5, 9, 13, 17]].mean(0)
+        centre = palm_centre(lm)
         self._centre_xy = (float(centre[0]), float(centre[1]))
 
     def features(self, lm: np.ndarray, t_s: float, p_on: float, speed: float, local_speed: float,
