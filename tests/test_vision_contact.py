@@ -111,6 +111,22 @@ def _route_of_clip():
     return ref.route
 
 
+def _rescue_when_the_thumb_lifts(det, route, target: str, p_index: float, end_s: float = 1.0, lm_at=None):
+    """The decoder's rescue when the thumb, the only finger down (on the start zone), lifts at
+    7/15 s: before it, 8 processed frames at 15 per s with the index over ``target`` with P
+    ``p_index`` from 0 s to ``end_s`` (the thumb at 0.9); landmarks fixed, or ``lm_at(i)`` in
+    frame ``i``. Returns what :meth:`ContactDetector._rescue` puts down (or None)."""
+    det.started = True
+    det.state[0] = "start"
+    lm = np.random.default_rng(0).uniform(100.0, 200.0, (21, 2)).astype(np.float32)
+    for i in range(8):
+        t = i / 15
+        cands = [None, target if t <= end_s + 1e-6 else None, None, None, None]
+        prob = np.array([0.9, p_index if cands[1] else 0.0, 0, 0, 0], np.float32)
+        det._recent.append((t, 2 * i, cands, prob, lm if lm_at is None else lm_at(i)))
+    return det._rescue(0, 7 / 15, route)
+
+
 @pytest.mark.parametrize(("p_index", "end_s", "own", "other_ok", "found"), [
     (0.3, 0.5, True, False, True), (0.05, 0.5, True, False, False), (0.3, 0.2, True, False, False),
     (0.3, 0.5, False, False, False), (0.3, 0.5, False, True, True)])
@@ -129,15 +145,7 @@ def test_missed_placement_is_rescued_when_the_last_finger_lifts(p_index: float, 
     index_colour = det._colours(route)[0][1]  # the holds of the index's colour
     assert index_colour.any() and not index_colour.all()
     hold = route.holds.ids[int(np.flatnonzero(index_colour == own)[0])]
-    det.started = True
-    det.state[0] = "start"  # the thumb is the anchor about to lift
-    lm = np.random.default_rng(0).uniform(100.0, 200.0, (21, 2)).astype(np.float32)
-    for i in range(8):  # 15 processed frames/s, the index over the hold from 0.0 s to end_s
-        t = i / 15
-        cands = [None, hold if t <= end_s + 1e-6 else None, None, None, None]
-        prob = np.array([0.9, p_index if cands[1] else 0.0, 0, 0, 0], np.float32)
-        det._recent.append((t, 2 * i, cands, prob, lm))
-    ev = det._rescue(0, 7 / 15, route)
+    ev = _rescue_when_the_thumb_lifts(det, route, hold, p_index, end_s)
     if not found:
         assert ev is None and det.state[1] is None
         return
@@ -158,15 +166,7 @@ def test_a_missed_summit_needs_some_evidence(p_index: float, end_s: float, found
     route = _route_of_clip()
     det = ContactDetector()
     assert 0.05 < det.p.rescue_finish_level < 0.3
-    det.started = True
-    det.state[0] = "start"
-    lm = np.random.default_rng(0).uniform(100.0, 200.0, (21, 2)).astype(np.float32)
-    for i in range(8):  # the index over the finish zone from 0.0 s to end_s
-        t = i / 15
-        cands = [None, "finish" if t <= end_s + 1e-6 else None, None, None, None]
-        prob = np.array([0.9, p_index if cands[1] else 0.0, 0, 0, 0], np.float32)
-        det._recent.append((t, 2 * i, cands, prob, lm))
-    ev = det._rescue(0, 7 / 15, route)
+    ev = _rescue_when_the_thumb_lifts(det, route, "finish", p_index, end_s)
     if not found:
         assert ev is None
         return
@@ -191,8 +191,6 @@ def test_after_a_reach_the_finger_that_moved_is_rescued_even_into_another_colour
     det = ContactDetector(ContactParams(travel_palm=travel_palm))
     assert det.p.travel_level < 0.02 < det.p.rescue_level
     hold = route.holds.ids[int(np.flatnonzero(~det._colours(route)[0][1])[0])]  # not the index's colour
-    det.started = True
-    det.state[0] = "start"  # the thumb is the anchor about to lift
     lm0 = np.random.default_rng(0).uniform(100.0, 200.0, (21, 2)).astype(np.float32)
     palm = palm_size_px(lm0)
     det._moved_from(lm0)  # where the hand was when the thumb went down
@@ -201,10 +199,7 @@ def test_after_a_reach_the_finger_that_moved_is_rescued_even_into_another_colour
     tip = FINGER_JOINTS["index"].tip
     lm[tip, 0] = lm0[tip, 0] + index_moved * palm
     det._track_travel(lm)
-    for i in range(8):  # the index over the hold from 0.0 s to the lift
-        prob = np.array([0.9, 0.02, 0, 0, 0], np.float32)
-        det._recent.append((i / 15, 2 * i, [None, hold, None, None, None], prob, lm))
-    ev = det._rescue(0, 7 / 15, route)
+    ev = _rescue_when_the_thumb_lifts(det, route, hold, 0.02, lm_at=lambda i: lm)  # over the hold until the lift
     if not found:
         assert ev is None and det.state[1] is None
         return
@@ -227,14 +222,13 @@ def test_a_rescued_placement_is_dated_to_when_the_fingertip_settled() -> None:
     tip = FINGER_JOINTS["index"].tip
     for settle, first in ((0.1, 4), (0.0, 0)):
         det = ContactDetector(ContactParams(settle_palm=settle))
-        det.started = True
-        det.state[0] = "start"
-        for i in range(8):  # the index tip slides 0.3 palm a frame until frame 4, then stays
+
+        def slide(i: int):  # the index tip slides 0.3 palm a frame until frame 4, then stays
             lm = base.copy()
             lm[tip, 0] -= 0.3 * palm * max(4 - i, 0)
-            prob = np.array([0.9, 0.3, 0, 0, 0], np.float32)
-            det._recent.append((i / 15, 2 * i, [None, hold, None, None, None], prob, lm))
-        ev = det._rescue(0, 7 / 15, route)
+            return lm
+
+        ev = _rescue_when_the_thumb_lifts(det, route, hold, 0.3, lm_at=slide)
         assert ev is not None and ev["finger"] == "index" and ev["frame"] == 2 * first
 
 
