@@ -9,7 +9,9 @@
    hand is seen: :meth:`GrimpeReferee._maybe_start_route`);
 2. :class:`vision.hands.HandTracker` (MediaPipe) finds the hands; the climbing hand is chosen
    (the one reaching the start zone, then followed by position) and its landmarks smoothed with
-   a One-Euro filter (:mod:`vision.filters`); the other hand is watched;
+   a One-Euro filter (:mod:`vision.filters`); the other hand touching the route is watched
+   (:class:`vision.other_hand.OtherHandWatcher`: by its landmarks, or by its skin when it comes
+   in from the picture's edge and MediaPipe does not find it);
 3. :class:`vision.contact.ContactDetector` turns fingers into ``down``/``up`` events (with
    :class:`vision.contact.OcclusionMeter` telling whether a hold is covered);
 4. :class:`vision.card_motion.CardMotionDetector` reports ``card_moved``;
@@ -40,12 +42,11 @@ from vision.contact import (
     ContactDetector,
     ContactParams,
     OcclusionMeter,
-    finger_targets,
     palm_size_px,
 )
 from vision.filters import OneEuroFilter
-from vision.landmarks import FINGER_JOINTS, FINGERS
 from vision.observations import ContactObservation, FrameResult, RouteObservation
+from vision.other_hand import OtherHandWatcher
 from vision.route_detect import RouteDetector, RouteNotFound
 from vision.skin import SkinModel
 from vision.table_view import TableView, needs_view
@@ -269,8 +270,7 @@ class GrimpeReferee:
         self._last: FrameResult | None = None
         self.arbiter: EventArbiter | None = None
         self.events: list[dict[str, Any]] = []
-        self._other_since: tuple[float, int] | None = None
-        self._other_reported = False
+        self.other_hand: OtherHandWatcher | None = None
         self._frames_seen = 0
         self._frames_processed = 0
         self._hand_frames = 0
@@ -427,7 +427,9 @@ class GrimpeReferee:
             occ = self.occlusion.measure(frame) if self.occlusion is not None else None
             contacts, ev = self.contacts.update(lm, t_s, frame_index, route, occ, view=self.view)
             new += ev
-            new += self._watch_other_hand(hands, climber, route, t_s, frame_index)
+            if self.other_hand is None:  # (its skin check waits for the empty-route reference)
+                self.other_hand = OtherHandWatcher(route, contact_params=self.contacts.p)
+            new += self.other_hand.update(frame, t_s, frame_index, hands.hands, climber)
             if self.card_motion is not None:
                 new += self.card_motion.update(frame, t_s, frame_index, [h.landmarks_px for h in hands.hands])
         released = self._queue(new, t_s)
@@ -475,36 +477,11 @@ class GrimpeReferee:
         assert ref is not None
         self.occlusion = OcclusionMeter(ref, route)
         self.card_motion = CardMotionDetector(ref, route, reference_valid=self.route_detector.reference_valid)
+        if self.other_hand is None:
+            self.other_hand = OtherHandWatcher(route, contact_params=self.contacts.p)
+        self.other_hand.set_reference(ref)
         if self.calibration is not None and getattr(self.calibration, "table", None) is not None:
             self.holds_mm = np.asarray(self.calibration.image_to_table_mm(route.holds.centres_px))
-
-    def _watch_other_hand(self, hands: Any, climber: Any, route: RouteObservation, t_s: float,
-                          frame_index: int) -> list[dict[str, Any]]:
-        if self._other_reported:
-            return []
-        others = [h for h in hands.hands if h is not climber]
-        touching = False
-        for h in others:
-            if climber is not None and np.linalg.norm(h.landmarks_px[0] - climber.landmarks_px[0]) < 0.5 * palm_size_px(h.landmarks_px):
-                continue  # a duplicate detection of the climbing hand
-            targets, scores, pts = finger_targets(h.landmarks_px, route, self.contacts.p)
-            if any(t is not None and s >= 0.5 for t, s in zip(targets, scores)):
-                touching = True
-            for quad in route.cards.values():
-                for f in FINGERS:
-                    tip = h.landmarks_px[FINGER_JOINTS[f].tip]
-                    if cv2.pointPolygonTest(quad.astype(np.float32), (float(tip[0]), float(tip[1])), False) >= 0:
-                        touching = True
-        if not touching:
-            self._other_since = None
-            return []
-        if self._other_since is None:
-            self._other_since = (t_s, frame_index)
-        t0, f0 = self._other_since
-        if t_s - t0 >= 0.25:
-            self._other_reported = True
-            return [{"t": round(t0, 4), "type": "other_hand", "frame": f0, "confidence": 0.8}]
-        return []
 
     def _queue(self, new: list[dict[str, Any]], t_s: float, flush: bool = False) -> list[dict[str, Any]]:
         """Hold events for :attr:`delay_s` (a down is dated back to its first frame), then feed

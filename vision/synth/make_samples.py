@@ -27,6 +27,9 @@ SAMPLES: dict[str, SceneConfig] = {
     "clean_oblique": SceneConfig(seed=13, camera="oblique", script="clean"),
     "empty_route": SceneConfig(seed=14, camera="top", script="empty", image_size=(1280, 720)),
     "card_moved_oblique": SceneConfig(seed=15, camera="oblique", script="card_moved"),
+    # the free hand comes in from the picture's edge, its wrist outside it (MediaPipe does not
+    # find such a hand: it is seen by its skin, vision.other_hand)
+    "other_hand_edge_top": SceneConfig(seed=15506, camera="top", script="other_hand"),
 }
 
 
