@@ -432,6 +432,9 @@ def main(argv: list[str] | None = None) -> int:
     misses = []
     speed_rows = []
     errors: dict[str, dict[str, int]] = {}
+    # other_hand / card_moved: climbs with one in the truth, found (other_hand: by what),
+    # and climbs without one where one was reported
+    others = {k: {"truth": 0, "found": 0, "false": 0, "skin": 0} for k in ("other_hand", "card_moved")}
     for job in climb_jobs:
         s, cam, script = job[:3]
         f = render_job(job)
@@ -446,6 +449,14 @@ def main(argv: list[str] | None = None) -> int:
         for typ, row in event_errors(pred, truth).items():
             for key, n in row.items():
                 errors.setdefault(typ, {})[key] = errors.get(typ, {}).get(key, 0) + n
+        for kind, row in others.items():
+            said = [e for e in v["events"] if e["type"] == kind]
+            if any(e["type"] == kind for e in gt["events"]):
+                row["truth"] += 1
+                row["found"] += bool(said)
+                row["skin"] += any(e.get("seen_by") == "skin" for e in said)
+            else:
+                row["false"] += bool(said)
         exp = gt["expected_verdict"]
         code = (v.get("fault") or {}).get("code")
         exp_code = (exp.get("fault") or {}).get("code")
@@ -469,6 +480,10 @@ def main(argv: list[str] | None = None) -> int:
         P2, R2 = (tp + timing) / max(n_pred, 1), (tp + timing) / max(n_truth, 1)
         print(f"    with every late or early event on time, F1 would be {2 * P2 * R2 / max(P2 + R2, 1e-9):.3f}")
     n_clips = len(speed_rows)
+    for kind, row in others.items():
+        how = f" ({row['skin']} seen first by the skin)" if kind == "other_hand" else ""
+        print(f"  {kind}: reported on {row['found']}/{row['truth']} climbs that have one{how}; on "
+              f"{row['false']} of the {n_clips - row['truth']} that have none")
     print(f"  verdicts exactly right (result, fault code, score): {right}/{n_clips}")
     for s, script, cam, v, exp, pred, truth in misses:
         fault = v.get("fault") or {}
