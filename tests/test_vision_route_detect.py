@@ -268,3 +268,23 @@ def test_small_black_rings_on_a_dark_table_are_found_as_discs():
         assert d and min(d) < 2.0, f"black hold {holds[j]['id']} not found"
     obs = RouteDetector(gt["route"]).update(frame, 0, None)
     assert obs is not None and obs.holds.detected.all(), obs.problems
+
+
+def test_near_rings_twice_the_size_of_far_ones_are_still_rings():
+    """Seed 15666 oblique: a wide lens close to the table, near rings ~2x the far ones (radius
+    10 px at the back, 18-21 px in front). A single size for all the rings dropped the three
+    nearest, and the route file's fit, extrapolated from the far cards, put a hold on a gap
+    between cards; the expected size now follows the image position (a plane in perspective)."""
+    frame, gt, holds, truth_px = _empty_scene(15666, "oblique")
+    rings, _ = detect_rings(frame)
+    radii = []
+    for i, p in enumerate(truth_px):
+        d = [np.linalg.norm(r.centre_px - p) for r in rings]
+        j = int(np.argmin(d))
+        assert d[j] < 2.0, f"hold {holds[i]['id']} not found as a ring"
+        assert rings[j].colour == holds[i]["colour"]
+        radii.append(rings[j].radius_px)
+    assert max(radii) > 1.7 * min(radii)  # the case this is about
+    obs = RouteDetector(gt["route"]).update(frame, 0, None)
+    assert obs is not None and obs.holds.detected.all()
+    assert np.linalg.norm(obs.holds.centres_px - truth_px, axis=1).max() < 1.5
