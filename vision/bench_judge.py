@@ -128,6 +128,31 @@ on 15601), 70.7 at 1280x720 (0.94). The 208 recorded climbs the reach rule was c
 full renders of the earlier sets, 32 analysis renders): verdicts 185 -> 194, F1 0.932 -> 0.934.
 Retraining the classifier on those 208 (4-fold by clip) gave F1 0.928, 185/208: no better than
 the shipped model, trained on 210 others.
+
+Session 11 (2026-12-02; the other hand seen by its skin when MediaPipe misses it,
+:mod:`vision.other_hand`; ring size following the image position in route detection;
+contact decoding unchanged), fresh seeds 15651-15698 rendered once, ``--hd-seconds 0``: holds
+with the route file precision 1.000, recall 1.000 (the first run, before the ring-size
+change: 0.999 / 0.997, 15666 oblique); ring detector alone precision 1.000, recall 0.990,
+colour 100 %; centre 0.24 px (0.21 mm). Events F1 0.925 (P 0.936, R 0.914; 0.960 with every
+late or early event on time); other_hand reported on 6/6 (MediaPipe found all six free
+hands), card_moved on 6/6, neither on the 42 others; verdicts 42/48 (88 %). Misses: a clean
+climb scored 8 for 6 (two extra placements, 15659), a clean oblique climb judged early_place
+(the thumb's lift missed, so the next placement came before the release, 15669), faulty
+placements not seen or read into a hold already left (15673, 15676, 15694: two of them a
+finger the renderer folds under the palm, tip within 10 mm of its knuckle, see below), and
+15679 (card_moved, judged no_contact at 2.07 s: its first two placements were missed). Real footage 202/202; speed 74.3 frames/s at 640x480, ratio 0.97 (0.89 in the
+first run of the same clip, with the other machine load). 13 more fresh ``other_hand`` climbs
+(15701-15713: 8 oblique, 4 top, one oblique 1280x720) all judged right, 2 seen first by the
+skin (MediaPipe found those hands 0.07-0.13 s later). On the set the skin check was built on
+(15501-15648) it turns 15506 and 15564 (the free hand's wrist outside the picture) from
+summits into other_hand faults: 117 -> 119/144.
+Unobservable placements: the renderer reaches some holds under the palm by folding the finger
+back (its distal segment lying flat, pointing back, the tip hidden under the hand): 23 of the
+541 non-thumb truth downs of 15501-15648 have the tip less than 10 mm ahead of its knuckle;
+the referee finds 65 % of those and 90 % of the others. The 23 climbs with such a placement
+were judged right 15 times (65 %), the 121 others 102 times (84 %); 9 of the 23 are used_hold
+climbs, which return a finger to a hold the hand has since passed.
 """
 
 from __future__ import annotations
