@@ -91,6 +91,9 @@ def test_a_hand_coming_in_from_the_edge_onto_a_card_is_seen_by_its_skin() -> Non
     assert len(ev) == 1, ev  # reported once
     assert ev[0]["type"] == "other_hand" and ev[0]["seen_by"] == "skin"
     assert ev[0]["t"] == 0.0 and ev[0]["frame"] == 0  # dated to the first frame seen
+    # where: the middle of the fingers' part on the card (x 370-440, y 205-260)
+    x, y = ev[0]["where_px"]
+    assert 370 <= x <= 440 and 205 <= y <= 260, ev[0]["where_px"]
 
 
 def test_a_brush_shorter_than_a_quarter_second_is_not_a_touch() -> None:
@@ -123,6 +126,7 @@ def test_without_the_reference_only_landmarks_count() -> None:
     for i in range(10):
         ev += w.update(frame, 1 + i / 15, 20 + i, [_Hand(lm), _Hand(other)], _Hand(lm))
     assert len(ev) == 1 and ev[0]["seen_by"] == "landmarks" and ev[0]["t"] == 1.0
+    assert cv2.pointPolygonTest(np.array(CARD, np.float32), tuple(map(float, ev[0]["where_px"])), False) >= 0
 
 
 def test_the_bundled_clip_the_free_hand_unseen_by_mediapipe_is_judged_other_hand() -> None:
@@ -146,3 +150,26 @@ def test_the_bundled_clip_the_free_hand_unseen_by_mediapipe_is_judged_other_hand
     exp = gt["expected_verdict"]
     assert (verdict["result"], verdict["fault"]["code"], verdict["score"]) == (
         exp["result"], exp["fault"]["code"], exp["score"])
+    # the evidence is on a card, near the free hand's fingertips in the ground truth
+    frame = gt["frames"][other[0]["frame"]]
+    free = next(h for h in frame["hands"] if h["role"] == "other")
+    tips = np.array(free["landmarks_px"])[[4, 8, 12, 16, 20]]
+    assert np.linalg.norm(tips - other[0]["where_px"], axis=1).min() < 60
+
+
+def test_the_annotated_frame_circles_where_the_other_hand_touched() -> None:
+    from vision.annotate import annotate_frame
+    from vision.observations import ContactObservation, FrameResult
+
+    frame = np.full((480, 640, 3), TABLE, np.uint8)
+    event = {"t": 2.0, "type": "other_hand", "frame": 60, "seen_by": "skin", "where_px": [400.0, 230.0]}
+    verdict = {"result": "fault", "score": 0, "moves": [],
+               "fault": {"code": "other_hand", "t": 2.0, "event": event}}
+    res = FrameResult(60, 2.0, True, None, None, None, _route(), ContactObservation.none(), [], verdict)
+    img = annotate_frame(frame, res)
+    red = (img[..., 2] > 200) & (img[..., 1] < 60) & (img[..., 0] < 60)
+    r = 480 // 24
+    ring = red[230 - r - 3:230 + r + 4, 400 - r - 3:400 + r + 4]
+    assert ring.sum() > 2 * np.pi * r  # the circle is drawn around the place
+    assert not red[230 - r // 2:230 + r // 2, 400 - r // 2:400 + r // 2].any()  # not over it
+    assert (frame == TABLE).all()  # the input is not drawn on

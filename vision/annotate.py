@@ -93,6 +93,15 @@ def annotate_frame(frame_bgr: np.ndarray, result: FrameResult, colour_map: Any =
         _text(img, fingers, (8, int(44 * scale / 0.6)), scale * 0.9, (200, 255, 200))
     if verdict.get("result") == "fault" and verdict.get("fault"):
         f = verdict["fault"]
+        where = (f.get("event") or {}).get("where_px")
+        if f.get("code") == "other_hand" and where is not None:
+            # the evidence: where the other hand touched (by its skin: MediaPipe did not see it)
+            c = (round(float(where[0])), round(float(where[1])))
+            r = max(12, img.shape[0] // 24)
+            cv2.circle(img, c, r, (0, 0, 255), 2, cv2.LINE_AA)
+            how = (f.get("event") or {}).get("seen_by")
+            _text(img, "other hand" + (" (skin)" if how == "skin" else ""),
+                  (max(0, c[0] - r), max(12, c[1] - r - 6)), scale * 0.9, (0, 0, 255))
         cv2.rectangle(img, (0, h - int(40 * scale / 0.6)), (img.shape[1], h), (0, 0, 160), -1)
         _text(img, f"FAULT {f.get('code')} at {float(f.get('t', 0)):.2f}s", (8, h - int(12 * scale / 0.6)),
               scale * 1.1, (255, 255, 255), 2)

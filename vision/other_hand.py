@@ -27,7 +27,8 @@ card. Two ways of seeing that hand:
 
 Either must last ``hold_s`` (0.25 s, a brush is not a touch), surviving a check that missed it
 (``gap_s``); the event is dated to its first frame, reported once, with the evidence
-(``seen_by``: ``"landmarks"`` or ``"skin"``).
+(``seen_by``: ``"landmarks"`` or ``"skin"``; ``where_px``: the touching fingertip, or the
+middle of the skin on the route).
 
 Measured (2026-12-02) by replaying the referee's inputs (reference, route, each processed
 frame's hands) on rendered climbs: seeds 15501-15648, on which this was built: the 18
@@ -77,9 +78,11 @@ class OtherHandWatcher:
         self.max_against = float(max_against)
         self.gap_s = float(gap_s)
         self.skin_every_s = float(skin_every_s)
-        self._skin: tuple[float, str | None] | None = None  # (time, result) of the last check
+        # (time, result) of the last skin check
+        self._skin: tuple[float, tuple[str, tuple[float, float]] | None] | None = None
         self.reported = False
-        self._since: tuple[float, int, str] | None = None
+        # (time, frame, how, where) of the first frame of the touch being timed
+        self._since: tuple[float, int, str, tuple[float, float]] | None = None
         self._last_seen = -np.inf
         self._ref: np.ndarray | None = None
         self._step = 1
@@ -131,13 +134,13 @@ class OtherHandWatcher:
             return []
         self._last_seen = float(t_s)
         if self._since is None:
-            self._since = (float(t_s), int(frame_index), seen)
-        t0, f0, how = self._since
+            self._since = (float(t_s), int(frame_index), *seen)
+        t0, f0, how, where = self._since
         if t_s - t0 < self.hold_s:
             return []
         self.reported = True
         return [{"t": round(t0, 4), "type": "other_hand", "frame": f0, "confidence": 0.8,
-                 "seen_by": how}]
+                 "seen_by": how, "where_px": [round(where[0], 1), round(where[1], 1)]}]
 
     def _others(self, hands: list[Any], climber: Any) -> list[np.ndarray]:
         """The landmarks of the hands that are not the climbing one (nor a duplicate of it)."""
@@ -151,17 +154,19 @@ class OtherHandWatcher:
             out.append(lm)
         return out
 
-    def _by_landmarks(self, hands: list[Any], climber: Any) -> str | None:
+    def _by_landmarks(self, hands: list[Any], climber: Any) -> tuple[str, tuple[float, float]] | None:
+        """("landmarks", where the touch is (image px)) or None."""
         for lm in self._others(hands, climber):
-            targets, scores, _ = finger_targets(lm, self.route, self.p)
-            if any(t is not None and s >= 0.5 for t, s in zip(targets, scores)):
-                return "landmarks"
+            targets, scores, points = finger_targets(lm, self.route, self.p)
+            for t, sc, pt in zip(targets, scores, points):
+                if t is not None and sc >= 0.5:
+                    return "landmarks", (float(pt[0]), float(pt[1]))
             for quad in self.route.cards.values():
                 q = np.asarray(quad, np.float32)
                 for f in FINGERS:
                     tip = lm[FINGER_JOINTS[f].tip]
                     if cv2.pointPolygonTest(q, (float(tip[0]), float(tip[1])), False) >= 0:
-                        return "landmarks"
+                        return "landmarks", (float(tip[0]), float(tip[1]))
         return None
 
     def _to_small(self, pts: np.ndarray) -> np.ndarray:
@@ -184,10 +189,11 @@ class OtherHandWatcher:
         return self._model[1]
 
     def skin_regions(self, frame_bgr: np.ndarray, t_s: float, hands: list[Any], climber: Any
-                     ) -> tuple[np.ndarray | None, list[tuple[int, int, bool, float]]] | None:
+                     ) -> tuple[np.ndarray | None, list[tuple[int, int, bool, float, tuple[float, float]]]
+                                ] | None:
         """The work image's mask of skin not accounted for by a hand MediaPipe found, and its
         regions as (area px, px on the route, touches the image edge, fraction against a found
-        hand). Only when at least ``on_card_palm2`` of that skin lies on the route (looked at
+        hand, centre of its part on the route in image px). Only when at least ``on_card_palm2`` of that skin lies on the route (looked at
         first, on the route's pixels alone): otherwise (None, []). None when there is no
         reference or no skin colour to look for."""
         if self._ref is None or self._route_mask is None or self._ref_px is None:
@@ -234,19 +240,23 @@ class OtherHandWatcher:
             x, y, bw, bh, area = (int(v) for v in stats[i])
             edge = x == 0 or y == 0 or x + bw >= w or y + bh >= h
             mine = labels[y:y + bh, x:x + bw] == i
-            on = int(np.count_nonzero(mine & self._route_mask[y:y + bh, x:x + bw]))
+            on_px = np.argwhere(mine & self._route_mask[y:y + bh, x:x + bw])
             against = float(np.count_nonzero(mine & near[y:y + bh, x:x + bw])) / area
-            regions.append((area, on, edge, against))
+            cy, cx = on_px.mean(0) + (y, x) if len(on_px) else (np.nan, np.nan)
+            o = self._step // 2
+            where = (float(o + cx * self._step), float(o + cy * self._step))
+            regions.append((area, len(on_px), edge, against, where))
         return skin, regions
 
     def _by_skin(self, frame_bgr: np.ndarray, t_s: float, hands: list[Any], climber: Any
-                 ) -> str | None:
+                 ) -> tuple[str, tuple[float, float]] | None:
+        """("skin", the centre of the region's part on the route (image px)) or None."""
         found = self.skin_regions(frame_bgr, t_s, hands, climber)
         if found is None:
             return None
         palm2 = (palm_size_px(np.asarray(climber.landmarks_px, np.float32)) / self._step) ** 2
-        for area, on_route, edge, against in found[1]:
+        for area, on_route, edge, against, where in found[1]:
             if (edge and against <= self.max_against and area >= self.min_area_palm2 * palm2
                     and on_route >= self.on_card_palm2 * palm2):
-                return "skin"
+                return "skin", where
         return None
