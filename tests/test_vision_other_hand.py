@@ -173,3 +173,29 @@ def test_the_annotated_frame_circles_where_the_other_hand_touched() -> None:
     assert ring.sum() > 2 * np.pi * r  # the circle is drawn around the place
     assert not red[230 - r // 2:230 + r // 2, 400 - r // 2:400 + r // 2].any()  # not over it
     assert (frame == TABLE).all()  # the input is not drawn on
+
+
+def test_the_annotated_video_shows_the_fault_from_its_own_frame(tmp_path, capsys) -> None:
+    """The events reach the judge about a second late; the annotated video still draws each
+    frame with the verdict of its own time: no banner just before the fault's frame, the banner
+    and the circle from it on, though the fault comes in the clip's last 1.3 s."""
+    from ui.cli import main
+    from vision.video import VideoReader
+
+    out = tmp_path / "ann.mp4"
+    assert main(["grimpe", "judge-video", str(CLIP / "video.mp4"), "--route", str(CLIP / "route.json"),
+                 "--json", "--annotated-out", str(out)]) == 0
+    fault = json.loads(capsys.readouterr().out)["fault"]
+    assert fault["code"] == "other_hand"
+    n = json.loads((CLIP / "ground_truth.json").read_text())["num_frames"]
+    assert n - fault["frame"] < 1.3 * 30
+
+    def banner(frame: np.ndarray) -> bool:  # the bottom rows dark red
+        b = frame[-8:].reshape(-1, 3).mean(0)
+        return b[2] > 120 and b[0] < 60 and b[1] < 60
+
+    with VideoReader(out) as vr:
+        seen = {i: banner(f) for i, _t, f in vr}
+    assert len(seen) == n
+    assert not any(seen[i] for i in range(fault["frame"]))
+    assert all(seen[i] for i in range(fault["frame"], n))

@@ -117,10 +117,12 @@ class ContactSync:
 
     The contact detector decides a frame once the frames it looks ahead to have come
     (:attr:`vision.contact.ContactDetector.lookahead`), so the result of frame ``i`` carries the
-    state of a frame about 0.4 s earlier. ``push(frame, result)`` keeps the frames until their
-    own state is known, then calls ``write(drawn_frame)`` in order; ``close()`` (after the
-    referee's ``finish()``) draws the rest. A frame before the first decision is drawn with
-    its result as it is.
+    state of a frame about 0.4 s earlier; and events reach the judge after a delay (about 1 s:
+    :meth:`vision.pipeline.GrimpeReferee.verdict_at`). ``push(frame, result)`` keeps the frames
+    until their own contact state and verdict are known (about 1.3 s of frames), then calls
+    ``write(drawn_frame)`` in order, so a fault's banner starts on its own frame, even in the
+    last second of the video; ``close()`` (after the referee's ``finish()``) draws the rest. A
+    frame before the first decision is drawn with its contact state as it is.
     """
 
     def __init__(self, referee: Any, write: Any) -> None:
@@ -143,11 +145,18 @@ class ContactSync:
 
         self._states += self.referee.contacts.take_decided()
         last = self._states[-1].frame_index if self._states else -1
+        verdict_at = getattr(self.referee, "verdict_at", None)
         while self._frames and (final or self._frames[0][1].frame_index <= last):
+            judged = None if verdict_at is None else verdict_at(self._frames[0][1].t_s)
+            if verdict_at is not None and judged is None and not final:
+                break  # events dated up to this frame may still reach the judge
             frame, res = self._frames.popleft()
             # the latest state decided for this frame or before it
             while len(self._states) >= 2 and self._states[1].frame_index <= res.frame_index:
                 self._states.pop(0)
             if self._states and self._states[0].frame_index <= res.frame_index:
                 res = dataclasses.replace(res, contacts=self._states[0])
+            if judged is not None:
+                verdict, fingers, points = judged
+                res = dataclasses.replace(res, verdict=verdict, move_fingers=fingers, points=points)
             self.write(self.referee.annotate(frame, res))

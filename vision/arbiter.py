@@ -33,6 +33,7 @@ confirmation lag) so that the later event is known when the earlier one is judge
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from typing import Any
 
 from games.grimpe.climb import EventError
@@ -69,6 +70,8 @@ class EventArbiter:
         self.pending: list[dict[str, Any]] = []
         self.released: list[dict[str, Any]] = []
         self.reordered: list[dict[str, Any]] = []
+        #: called with each event once it is fed to the judge (e.g. to keep the judge's state)
+        self.on_feed: Callable[[dict[str, Any]], None] | None = None
 
     def push(self, events: list[dict[str, Any]], now_s: float, *, flush: bool = False) -> list[dict[str, Any]]:
         self.pending.extend(events)
@@ -82,6 +85,8 @@ class EventArbiter:
             out.append(ev)
             if self.judge is not None:
                 self.judge.feed(_for_judge(ev))
+            if self.on_feed is not None:
+                self.on_feed(ev)
         return out
 
     def flush(self) -> list[dict[str, Any]]:

@@ -269,6 +269,10 @@ class GrimpeReferee:
         self._hands: Any = None
         self._last: FrameResult | None = None
         self.arbiter: EventArbiter | None = None
+        # the judge's state after each event fed, by the event's time, and up to when every
+        # event has been fed (for drawing each frame with the verdict of its own time)
+        self._snapshots: list[tuple[float, dict[str, Any], int, int]] = []
+        self._judged_until = -np.inf
         self.events: list[dict[str, Any]] = []
         self.other_hand: OtherHandWatcher | None = None
         self._frames_seen = 0
@@ -410,6 +414,7 @@ class GrimpeReferee:
             c = self.contacts
             ahead_s = c.horizon * self.stride / self.fps + c.p.relift_s
             self.arbiter = EventArbiter(self.judge, delay_s=self.delay_s + ahead_s)
+            self.arbiter.on_feed = lambda ev: self._snapshots.append((float(ev["t"]), *self._judge_state()))
         if route is not None and self.route_detector.done and self.occlusion is None:
             self._maybe_start_route(route, frame, hands, t_s)
         new: list[dict[str, Any]] = []
@@ -491,7 +496,33 @@ class GrimpeReferee:
             return []
         out = self.arbiter.push(new, t_s, flush=flush)
         self.events.extend(out)
+        self._judged_until = np.inf if flush else float(t_s) - self.arbiter.delay_s
         return out
+
+    def _judge_state(self) -> tuple[dict[str, Any], int, int]:
+        """(verdict, fingers down in the move, points so far) of the judge now."""
+        status = self.judge.status() if self.judge is not None else {}
+        return (self._verdict_dict(), len(status.get("down", {})) if status else 0,
+                int(status.get("points_so_far", 0)) if status else 0)
+
+    def verdict_at(self, t_s: float) -> tuple[dict[str, Any], int, int] | None:
+        """The judge's (verdict, fingers down in the move, points so far) as of time ``t_s``
+        (every event dated up to it fed, none after), or None while events dated before it may
+        still come (they are held for :attr:`delay_s` and the contact decoder's look-ahead).
+        Offline drawing uses it to show each frame the verdict of its own time, a fault from
+        its own frame on (:class:`vision.annotate.ContactSync`)."""
+        if t_s > self._judged_until:
+            return None
+        state = None
+        for t, *rest in self._snapshots:
+            if t > t_s + 1e-9:
+                break
+            state = rest
+        if state is None:
+            empty = {"result": "incomplete", "score": 0, "moves": [], "fault": None, "warnings": [],
+                     "t_summit": None}
+            return empty, 0, 0
+        return state[0], state[1], state[2]
 
     def _verdict_dict(self) -> dict[str, Any]:
         if self.judge is None:
