@@ -199,3 +199,16 @@ def test_the_annotated_video_shows_the_fault_from_its_own_frame(tmp_path, capsys
     assert len(seen) == n
     assert not any(seen[i] for i in range(fault["frame"]))
     assert all(seen[i] for i in range(fault["frame"], n))
+
+
+def test_the_review_export_circles_it_too() -> None:
+    from ui.app.export import draw_evidence
+
+    frame = np.full((480, 640, 3), TABLE, np.uint8)
+    event = {"t": 2.0, "type": "other_hand", "frame": 60, "seen_by": "skin", "where_px": [400.0, 230.0]}
+    verdict = {"result": "fault", "fault": {"code": "other_hand", "t": 2.0, "event": event}}
+    r = 480 // 24
+    for t, drawn in ((1.9, False), (2.0, True)):  # from the fault's time on
+        img = draw_evidence(frame, {}, verdict, t)
+        red = (img[..., 2] > 200) & (img[..., 1] < 60) & (img[..., 0] < 60)
+        assert (red[230 - r - 3:230 + r + 4, 400 - r - 3:400 + r + 4].sum() > 2 * np.pi * r) == drawn

@@ -13,7 +13,7 @@ from games.grimpe.cards import DEFAULT_COLOUR_MAP
 from vision.landmarks import FINGER_JOINTS, FINGERS, HAND_CONNECTIONS
 from vision.observations import FrameResult, RouteObservation
 
-__all__ = ["COLOUR_BGR", "FINGER_BGR", "annotate_frame", "draw_route"]
+__all__ = ["COLOUR_BGR", "FINGER_BGR", "annotate_frame", "draw_other_hand", "draw_route"]
 
 #: Display colours of the ring colours (BGR).
 COLOUR_BGR: dict[str, tuple[int, int, int]] = {
@@ -61,6 +61,18 @@ def draw_route(img: np.ndarray, route: RouteObservation, colour_map: Any = None,
         _text(img, f"{hid} {mapping.get(colour, '?')[:2]}", (c[0] + r + 3, c[1] + 4), scale, col)
 
 
+def draw_other_hand(img: np.ndarray, fault: dict[str, Any]) -> tuple[int, int, int] | None:
+    """Circle, in place, where the other hand touched when ``fault`` is an ``other_hand`` fault
+    whose event says where (``where_px``); returns (x, y, radius) or None."""
+    where = (fault.get("event") or {}).get("where_px")
+    if fault.get("code") != "other_hand" or where is None:
+        return None
+    x, y = round(float(where[0])), round(float(where[1]))
+    r = max(12, img.shape[0] // 24)
+    cv2.circle(img, (x, y), r, (0, 0, 255), 2, cv2.LINE_AA)
+    return x, y, r
+
+
 def annotate_frame(frame_bgr: np.ndarray, result: FrameResult, colour_map: Any = None) -> np.ndarray:
     """A drawn copy of ``frame_bgr`` for one :class:`FrameResult` (never modified)."""
     img = np.array(frame_bgr, copy=True)
@@ -93,15 +105,11 @@ def annotate_frame(frame_bgr: np.ndarray, result: FrameResult, colour_map: Any =
         _text(img, fingers, (8, int(44 * scale / 0.6)), scale * 0.9, (200, 255, 200))
     if verdict.get("result") == "fault" and verdict.get("fault"):
         f = verdict["fault"]
-        where = (f.get("event") or {}).get("where_px")
-        if f.get("code") == "other_hand" and where is not None:
-            # the evidence: where the other hand touched (by its skin: MediaPipe did not see it)
-            c = (round(float(where[0])), round(float(where[1])))
-            r = max(12, img.shape[0] // 24)
-            cv2.circle(img, c, r, (0, 0, 255), 2, cv2.LINE_AA)
+        c = draw_other_hand(img, f)
+        if c is not None:
             how = (f.get("event") or {}).get("seen_by")
             _text(img, "other hand" + (" (skin)" if how == "skin" else ""),
-                  (max(0, c[0] - r), max(12, c[1] - r - 6)), scale * 0.9, (0, 0, 255))
+                  (max(0, c[0] - c[2]), max(12, c[1] - c[2] - 6)), scale * 0.9, (0, 0, 255))
         cv2.rectangle(img, (0, h - int(40 * scale / 0.6)), (img.shape[1], h), (0, 0, 160), -1)
         _text(img, f"FAULT {f.get('code')} at {float(f.get('t', 0)):.2f}s", (8, h - int(12 * scale / 0.6)),
               scale * 1.1, (255, 255, 255), 2)

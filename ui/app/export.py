@@ -114,6 +114,8 @@ def draw_evidence(frame_bgr: np.ndarray, record: dict[str, Any], verdict: dict[s
     words in the window's language (without accents: OpenCV draws ASCII only)."""
     import cv2
 
+    from vision.annotate import draw_other_hand
+
     def word(x: Any) -> str:
         return _ascii(player_word(x))
 
@@ -157,6 +159,7 @@ def draw_evidence(frame_bgr: np.ndarray, record: dict[str, Any], verdict: dict[s
         banner = _ascii(tr("export.fault_banner", code=fault.get("code"), t=float(fault.get("t", 0))))
         cv2.putText(out, banner,
                     (10, h - 11), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (255, 255, 255), 2, cv2.LINE_AA)
+        draw_other_hand(out, fault)  # where the other hand touched, when the event says
     return out
 
 
