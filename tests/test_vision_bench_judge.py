@@ -54,3 +54,26 @@ def test_render_all_renders_missing_scenes_in_worker_processes(tmp_path) -> None
     before = (out / "video.mp4").stat().st_mtime_ns
     render_all(jobs, 2)  # already there: not rendered again
     assert (out / "video.mp4").stat().st_mtime_ns == before
+
+
+def test_folded_placements_are_the_tips_under_the_palm() -> None:
+    """A ring finger put down with its tip 2 mm ahead of its knuckle (folded back under the
+    palm, as the renderer does to reach a hold the hand has passed) is one; the same finger
+    40 mm ahead, or a thumb, is not; the bundled clips have none."""
+    from pathlib import Path
+
+    from vision.bench_judge import folded_placements
+
+    def gt_with(tip_ahead_mm: float, finger: str = "ring") -> dict:
+        lm = [[0.0, 0.0, 0.0]] * 21
+        lm[0], lm[9] = [0.0, 0.0, 0.0], [0.0, 90.0, 50.0]  # wrist, middle knuckle: fingers +y
+        lm[13], lm[16] = [20.0, 85.0, 50.0], [20.0, 85.0 + tip_ahead_mm, 0.0]  # ring knuckle, tip
+        frame = {"hands": [{"role": "climbing", "landmarks_mm": lm}]}
+        return {"events": [_down(1.0, finger, "11b") | {"frame": 30}], "frames": [frame] * 40}
+
+    assert len(folded_placements(gt_with(2.0))) == 1
+    assert folded_placements(gt_with(40.0)) == []
+    assert folded_placements(gt_with(2.0, "thumb")) == []
+    root = Path(__file__).resolve().parents[1] / "sample_videos"
+    for clip in ("clean_top", "wrong_finger_top", "clean_oblique", "other_hand_edge_top"):
+        assert folded_placements(json.loads((root / clip / "ground_truth.json").read_text())) == []

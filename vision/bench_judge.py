@@ -340,6 +340,34 @@ def bench_holds(folder: Path) -> dict[str, Any]:
     return out
 
 
+#: a placement whose fingertip lies less than this far (mm, along the hand) ahead of the
+#: finger's knuckle: the renderer folded the finger back under the palm to reach a hold the
+#: hand has passed; its tip is hidden under the hand and no camera above can see it
+FOLDED_MM = 10.0
+_TIP_MCP = {"index": (8, 5), "middle": (12, 9), "ring": (16, 13), "little": (20, 17)}
+
+
+def folded_placements(gt: dict[str, Any]) -> list[dict[str, Any]]:
+    """The ground truth's downs (thumb aside) made with the finger folded under the palm
+    (:data:`FOLDED_MM`), from the hand model's joints in table mm a few frames after the touch."""
+    out = []
+    frames = gt.get("frames") or []
+    for e in gt.get("events", []):
+        if e.get("type") != "down" or e.get("finger") not in _TIP_MCP or not frames:
+            continue
+        fr = frames[min(int(e["frame"]) + 3, len(frames) - 1)]
+        hand = next((h for h in fr.get("hands", []) if h.get("role") == "climbing"), None)
+        if hand is None or "landmarks_mm" not in hand:
+            continue
+        mm = np.asarray(hand["landmarks_mm"], float)[:, :2]
+        fwd = mm[9] - mm[0]
+        fwd = fwd / max(float(np.linalg.norm(fwd)), 1e-9)
+        tip, mcp = _TIP_MCP[e["finger"]]
+        if float((mm[tip] - mm[mcp]) @ fwd) < FOLDED_MM:
+            out.append(e)
+    return out
+
+
 def judge_clip(folder: Path, *, bare: bool = False) -> dict[str, Any]:
     """Run the referee on a clip the way ``judge-video`` does (skipped frames not decoded)."""
     from vision.pipeline import GrimpeReferee, feed_video
@@ -460,6 +488,7 @@ def main(argv: list[str] | None = None) -> int:
     # other_hand / card_moved: climbs with one in the truth, found (other_hand: by what),
     # and climbs without one where one was reported
     others = {k: {"truth": 0, "found": 0, "false": 0, "skin": 0} for k in ("other_hand", "card_moved")}
+    by_folded = {False: [0, 0], True: [0, 0]}  # climbs, verdicts right
     for job in climb_jobs:
         s, cam, script = job[:3]
         f = render_job(job)
@@ -487,6 +516,9 @@ def main(argv: list[str] | None = None) -> int:
         exp_code = (exp.get("fault") or {}).get("code")
         ok = v["result"] == exp["result"] and v["score"] == exp["score"] and code == exp_code
         right += ok
+        folded = bool(folded_placements(gt))
+        by_folded[folded][0] += 1
+        by_folded[folded][1] += ok
         line = (f"  seed {s} {script}/{cam}: events {m}/{len(truth)} found, {len(pred) - m} extra; verdict "
                 f"{v['result']} {v['score']} {code or ''} vs truth {exp['result']} {exp['score']} "
                 f"{exp_code or ''} {'OK' if ok else 'MISS'}; {r['frames'] / r['seconds']:.1f} frames/s")
@@ -510,6 +542,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {kind}: reported on {row['found']}/{row['truth']} climbs that have one{how}; on "
               f"{row['false']} of the {n_clips - row['truth']} that have none")
     print(f"  verdicts exactly right (result, fault code, score): {right}/{n_clips}")
+    if by_folded[True][0]:
+        print(f"    climbs with a placement no camera can see (a finger folded under the palm, tip "
+              f"< {FOLDED_MM:.0f} mm ahead of its knuckle): {by_folded[True][1]}/{by_folded[True][0]} "
+              f"right; the others {by_folded[False][1]}/{by_folded[False][0]}")
     for s, script, cam, v, exp, pred, truth in misses:
         fault = v.get("fault") or {}
         print(f"  MISS seed {s} {script}/{cam}: judged {v['result']} {fault.get('code') or ''} at "
