@@ -438,11 +438,9 @@ class GrimpeReferee:
             if self.card_motion is not None:
                 new += self.card_motion.update(frame, t_s, frame_index, [h.landmarks_px for h in hands.hands])
         released = self._queue(new, t_s)
-        verdict = self._verdict_dict()
-        status = self.judge.status() if self.judge is not None else {}
+        verdict, fingers, points = self._judge_state()
         res = FrameResult(frame_index, float(t_s), True, hands, self.climbing_hand, lm, route, contacts,
-                          released, verdict, len(status.get("down", {})) if status else 0,
-                          int(status.get("points_so_far", 0)) if status else 0)
+                          released, verdict, fingers, points)
         self._last = res
         return res
 
@@ -513,21 +511,22 @@ class GrimpeReferee:
         its own frame on (:class:`vision.annotate.ContactSync`)."""
         if t_s > self._judged_until:
             return None
-        state = None
-        for t, *rest in self._snapshots:
+        state: tuple[dict[str, Any], int, int] = (self._no_verdict(), 0, 0)  # before any event
+        for t, verdict, fingers, points in self._snapshots:
             if t > t_s + 1e-9:
                 break
-            state = rest
-        if state is None:
-            empty = {"result": "incomplete", "score": 0, "moves": [], "fault": None, "warnings": [],
-                     "t_summit": None}
-            return empty, 0, 0
-        return state[0], state[1], state[2]
+            state = (verdict, fingers, points)
+        return state
+
+    @staticmethod
+    def _no_verdict() -> dict[str, Any]:
+        """The verdict before the judge has anything to judge."""
+        return {"result": "incomplete", "score": 0, "moves": [], "fault": None, "warnings": [],
+                "t_summit": None}
 
     def _verdict_dict(self) -> dict[str, Any]:
         if self.judge is None:
-            return {"result": "incomplete", "score": 0, "moves": [], "fault": None, "warnings": [],
-                    "t_summit": None}
+            return self._no_verdict()
         return self.judge.verdict().to_json()
 
     # --- outputs --------------------------------------------------------------------------
