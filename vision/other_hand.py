@@ -33,9 +33,10 @@ middle of the skin on the route).
 Measured (2026-12-02) by replaying the referee's inputs (reference, route, each processed
 frame's hands) on rendered climbs: seeds 15501-15648, on which this was built: the 18
 ``other_hand`` climbs all found (16 before), no false alarm on the 126 others (54 oblique);
-the earlier sets (seeds 14801-14816, 14951-15000, 15301-15448; 34 ``other_hand`` climbs, 186
-others): all found, no false alarm. Fresh seeds 15651-15698 through ``vision.bench_judge``: see
-its docstring.
+198 climbs of the earlier sets (seeds 14801-15448: 26 ``other_hand``, 172 others): all found,
+no false alarm. Fresh, through the whole referee (``vision.bench_judge``): seeds 15651-15698,
+6/6 found, none on the 42 others; 13 ``other_hand`` climbs 15701-15713 (8 oblique, one
+1280x720), all found (MediaPipe found those free hands too; the skin saw 2 of them first).
 """
 
 from __future__ import annotations
