@@ -170,6 +170,8 @@ from typing import Any
 
 import numpy as np
 
+from vision.landmarks import FINGER_JOINTS
+
 CLIMBS: tuple[tuple[str, str], ...] = (
     ("clean", "top"), ("wrong_finger", "top"), ("clean", "oblique"), ("used_hold", "top"),
     ("card_moved", "oblique"), ("other_hand", "top"), ("wrong_finger", "oblique"),
@@ -346,7 +348,6 @@ def bench_holds(folder: Path) -> dict[str, Any]:
 #: finger's knuckle: the renderer folded the finger back under the palm to reach a hold the
 #: hand has passed; its tip is hidden under the hand and no camera above can see it
 FOLDED_MM = 10.0
-_TIP_MCP = {"index": (8, 5), "middle": (12, 9), "ring": (16, 13), "little": (20, 17)}
 
 
 def folded_placements(gt: dict[str, Any]) -> list[dict[str, Any]]:
@@ -355,7 +356,8 @@ def folded_placements(gt: dict[str, Any]) -> list[dict[str, Any]]:
     out = []
     frames = gt.get("frames") or []
     for e in gt.get("events", []):
-        if e.get("type") != "down" or e.get("finger") not in _TIP_MCP or not frames:
+        if (e.get("type") != "down" or e.get("finger") not in FINGER_JOINTS
+                or e["finger"] == "thumb" or not frames):
             continue
         fr = frames[min(int(e["frame"]) + 3, len(frames) - 1)]
         hand = next((h for h in fr.get("hands", []) if h.get("role") == "climbing"), None)
@@ -364,8 +366,8 @@ def folded_placements(gt: dict[str, Any]) -> list[dict[str, Any]]:
         mm = np.asarray(hand["landmarks_mm"], float)[:, :2]
         fwd = mm[9] - mm[0]
         fwd = fwd / max(float(np.linalg.norm(fwd)), 1e-9)
-        tip, mcp = _TIP_MCP[e["finger"]]
-        if float((mm[tip] - mm[mcp]) @ fwd) < FOLDED_MM:
+        j = FINGER_JOINTS[e["finger"]]
+        if float((mm[j.tip] - mm[j.mcp]) @ fwd) < FOLDED_MM:
             out.append(e)
     return out
 
