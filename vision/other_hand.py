@@ -85,9 +85,9 @@ class OtherHandWatcher:
         # (time, frame, how, where) of the first frame of the touch being timed
         self._since: tuple[float, int, str, tuple[float, float]] | None = None
         self._last_seen = -np.inf
-        self._ref: np.ndarray | None = None
         self._step = 1
-        self._ref_px: np.ndarray | None = None
+        self._shape = (0, 0)  # the work image's (height, width)
+        self._ref_px: np.ndarray | None = None  # the empty route's work-image pixels, (N, 3)
         self._route_mask: np.ndarray | None = None
         self._route_idx = np.zeros(0, np.intp)  # the route's work-image pixels (flat indices)
         self._route_yx = (np.zeros(0, np.intp), np.zeros(0, np.intp))  # ... in the frame
@@ -98,13 +98,12 @@ class OtherHandWatcher:
         the hands MediaPipe finds are watched)."""
         self._step = max(1, round(reference_bgr.shape[1] / self.work_width))
         small = self._small(reference_bgr)
-        self._ref = small.astype(np.int16)
+        self._shape = small.shape[:2]
         self._ref_px = small.reshape(-1, 3)
-        self._route_mask = self._route_area(small.shape[:2])
+        self._route_mask = self._route_area(self._shape)
         self._route_idx = np.flatnonzero(self._route_mask)
-        y, x = np.divmod(self._route_idx, small.shape[1])
-        o = self._step // 2
-        self._route_yx = (o + y * self._step, o + x * self._step)
+        y, x = np.divmod(self._route_idx, self._shape[1])
+        self._route_yx = (self._to_frame(y), self._to_frame(x))
 
     def _route_area(self, shape_hw: tuple[int, int]) -> np.ndarray:
         m = np.zeros(shape_hw, np.uint8)
@@ -174,6 +173,10 @@ class OtherHandWatcher:
         """Image pixel coordinates → the work image's."""
         return (np.asarray(pts, np.float32)[..., :2] - self._step // 2) / self._step
 
+    def _to_frame(self, v: Any) -> Any:
+        """A work-image coordinate → the image pixel it was sampled from."""
+        return self._step // 2 + v * self._step
+
     def _small(self, image_bgr: np.ndarray) -> np.ndarray:
         """Every ``step``-th pixel of an image (the work image: sampling, not averaging, costs
         nothing, and the reference is sampled at the same places)."""
@@ -194,10 +197,11 @@ class OtherHandWatcher:
                                 ] | None:
         """The work image's mask of skin not accounted for by a hand MediaPipe found, and its
         regions as (area px, px on the route, touches the image edge, fraction against a found
-        hand, centre of its part on the route in image px). Only when at least ``on_card_palm2`` of that skin lies on the route (looked at
-        first, on the route's pixels alone): otherwise (None, []). None when there is no
+        hand, centre of its part on the route in image px). Only when at least
+        ``on_card_palm2`` of that skin lies on the route (looked at first, on the route's
+        pixels alone): otherwise (None, []). None when there is no
         reference or no skin colour to look for."""
-        if self._ref is None or self._route_mask is None or self._ref_px is None:
+        if self._route_mask is None or self._ref_px is None:
             return None
         from vision.pipeline import hand_mask  # (vision.pipeline imports this module)
 
@@ -205,7 +209,7 @@ class OtherHandWatcher:
         model = self._skin_model(frame_bgr, t_s, clm)
         if model is None:
             return None
-        h, w = self._ref.shape[:2]
+        h, w = self._shape
         known = hand_mask((h, w), self._to_small(clm), fast=True)
         for lm in self._others(hands, climber):
             known |= hand_mask((h, w), self._to_small(lm), fast=True)
@@ -229,7 +233,8 @@ class OtherHandWatcher:
             return None, []
         small = self._small(frame_bgr)
         skin = np.zeros((h, w), bool)
-        cand = np.flatnonzero(~known)
+        skin.flat[idx] = on_route  # (the route's pixels are known: the rest of the image)
+        cand = np.flatnonzero(~known & ~self._route_mask)
         skin.flat[cand] = skin_at(small.reshape(-1, 3)[cand], cand)
         n, labels, stats, _ = cv2.connectedComponentsWithStats(skin.view(np.uint8), connectivity=8)
         # how far each pixel is from the hands found, in palm sizes: a strip along the
@@ -244,8 +249,7 @@ class OtherHandWatcher:
             on_px = np.argwhere(mine & self._route_mask[y:y + bh, x:x + bw])
             against = float(np.count_nonzero(mine & near[y:y + bh, x:x + bw])) / area
             cy, cx = on_px.mean(0) + (y, x) if len(on_px) else (np.nan, np.nan)
-            o = self._step // 2
-            where = (float(o + cx * self._step), float(o + cy * self._step))
+            where = (float(self._to_frame(cx)), float(self._to_frame(cy)))
             regions.append((area, len(on_px), edge, against, where))
         return skin, regions
 
