@@ -153,10 +153,9 @@ class ContactSync:
 
         self._states += self.referee.contacts.take_decided()
         last = self._states[-1].frame_index if self._states else -1
-        verdict_at = getattr(self.referee, "verdict_at", None)
         while self._frames and (final or self._frames[0][1].frame_index <= last):
-            judged = None if verdict_at is None else verdict_at(self._frames[0][1].t_s)
-            if verdict_at is not None and judged is None and not final:
+            judged = self.referee.verdict_at(self._frames[0][1].t_s)
+            if judged is None and not final:
                 break  # events dated up to this frame may still reach the judge
             frame, res = self._frames.popleft()
             # the latest state decided for this frame or before it
