@@ -545,20 +545,18 @@ def _radius_field(centres: np.ndarray, radii: np.ndarray, use: np.ndarray) -> np
         return None
     A = np.c_[np.ones(len(radii)), centres]
     keep = use.copy()
-    coef = None
+    pred = np.zeros(len(radii))
     for _ in range(5):
         if int(keep.sum()) < 6:
             return None
-        coef = np.linalg.lstsq(A[keep], radii[keep], rcond=None)[0]
-        pred = A @ coef
+        pred = A @ np.linalg.lstsq(A[keep], radii[keep], rcond=None)[0]
         new = use & (pred > 0) & (np.abs(np.log(np.maximum(radii, 1e-6) / np.maximum(pred, 1e-6)))
                                   < math.log(1.25))
         if np.array_equal(new, keep):
             break
         keep = new
-    if coef is None or int(keep.sum()) < 6:
+    if int(keep.sum()) < 6:
         return None
-    pred = A @ coef
     med = float(np.median(radii[keep]))
     if not (pred.min() >= 0.5 * med and pred.max() <= 2.5 * med):
         return None
