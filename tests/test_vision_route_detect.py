@@ -10,7 +10,7 @@ import pytest
 
 from vision.camera import CameraModel
 from vision.contact import OcclusionMeter
-from vision.pipeline import hand_mask
+from vision.hand_mask import hand_mask
 from vision.route_detect import (
     RouteDetector,
     detect_rings,
@@ -173,18 +173,18 @@ def test_hand_masks_exact_and_drawn():
 
 
 def test_exact_hand_mask_of_a_large_frame_is_grown_at_half_size():
-    import vision.pipeline as pipeline
+    import vision.hand_mask as masks
 
     rng = np.random.default_rng(8)
     lm = (np.array([640, 360]) + rng.normal(0, 60, (21, 2))).astype(np.float32)
     lm[9] = lm[0] + (0, -150)
     half = hand_mask((720, 1280), lm)
-    full_side = pipeline.HALF_MASK_SIDE_PX
+    full_side = masks.HALF_MASK_SIDE_PX
     try:
-        pipeline.HALF_MASK_SIDE_PX = 10 ** 6
+        masks.HALF_MASK_SIDE_PX = 10 ** 6
         full = hand_mask((720, 1280), lm)
     finally:
-        pipeline.HALF_MASK_SIDE_PX = full_side
+        masks.HALF_MASK_SIDE_PX = full_side
     differ = half != full
     assert differ.sum() < 0.02 * full.sum()
     # the differences are a thin rim: none more than 3 px inside or outside the full-size mask

@@ -13,7 +13,8 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.pipeline import GrimpeReferee, hand_mask, skin_near_hand
+from vision.hand_mask import hand_mask, skin_near_hand
+from vision.pipeline import GrimpeReferee
 from vision.skin import MIN_SUM, SkinModel
 from vision.video import VideoReader
 

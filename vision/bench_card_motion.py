@@ -8,7 +8,7 @@ Each clip (a folder with ``video.mp4``, ``route.json``, ``ground_truth.json`` as
 what the card-motion stage receives (the empty-route reference, the route observation, and per
 processed frame its time, index and the hands' landmarks); that recording is cached (pickle)
 so later runs replay only the stage: frames are decoded again and the hand mask is rebuilt
-with :func:`vision.pipeline.hand_mask` exactly as the pipeline does. Prints:
+with :func:`vision.hand_mask.hand_mask` exactly as the pipeline does. Prints:
 
 - recall: nudged cards reported (right card, at or after the nudge's start);
 - delay: detection frame minus the nudge's last frame (s), and the event's date minus the
@@ -154,13 +154,13 @@ def replay(rec: Recording, *, mask: str = "landmarks", reference_valid: bool = T
     and the cost of each ``update`` call in ms (the hand mask it asks for included).
 
     ``mask``: ``"landmarks"`` (the hands' landmarks are passed, masks drawn per card) or
-    ``"full"`` (a callable making :func:`vision.pipeline.hand_mask` of the whole frame);
+    ``"full"`` (a callable making :func:`vision.hand_mask.hand_mask` of the whole frame);
     ``reference_valid``: pass the route detector's mask of the reference's hand-free pixels;
     ``detector``: another detector class with the same ``update`` (e.g. an older version);
     ``clock``: what the cost is measured with (``time.thread_time``: CPU time of this thread,
     steadier on a shared machine)."""
     from vision.card_motion import CardMotionDetector
-    from vision.pipeline import hand_mask
+    from vision.hand_mask import hand_mask
     from vision.video import VideoReader
 
     if detector is None:

@@ -231,7 +231,7 @@ def _coarse_ecc(templ: np.ndarray, templ_ok: np.ndarray, image: np.ndarray, vali
 def _hand_mask_rect(track: CardTrack, hand: _Hand, grow: float = 0.35, *, band_apart: bool = False
                     ) -> Any:
     """(size, size) bool: one hand's mask drawn in a card's frame, the same shape as
-    :func:`vision.pipeline.hand_mask` (landmarks' hull and the forearm band from the wrist away
+    :func:`vision.hand_mask.hand_mask` (landmarks' hull and the forearm band from the wrist away
     from the fingers, grown by ``grow`` palm sizes) without a full-image mask.
 
     ``band_apart``: return (hull mask, band mask) instead, the band's pixels outside the

@@ -47,6 +47,7 @@ import cv2
 import numpy as np
 
 from vision.contact import ContactParams, finger_targets, palm_size_px
+from vision.hand_mask import hand_mask
 from vision.landmarks import FINGER_JOINTS, FINGERS
 from vision.observations import RouteObservation
 from vision.skin import SkinModel
@@ -203,8 +204,6 @@ class OtherHandWatcher:
         reference or no skin colour to look for."""
         if self._route_mask is None or self._ref_px is None:
             return None
-        from vision.pipeline import hand_mask  # (vision.pipeline imports this module)
-
         clm = np.asarray(climber.landmarks_px, np.float32)[:, :2]
         model = self._skin_model(frame_bgr, t_s, clm)
         if model is None:

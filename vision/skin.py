@@ -2,7 +2,7 @@
 
 MediaPipe's landmarks say where a hand is, but not exactly where its outline runs: on a first
 detection the fingertips can fall 30-40 px short of the real ones, and a mask drawn around the
-landmarks must be grown generously (the forearm band of :func:`vision.pipeline.hand_mask` is
+landmarks must be grown generously (the forearm band of :func:`vision.hand_mask.hand_mask` is
 about twice a forearm's width). The hand's own colour, measured on the back of the hand where
 the landmarks leave no doubt, tells which pixels near it are skin.
 
