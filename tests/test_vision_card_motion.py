@@ -245,3 +245,32 @@ def test_a_card_beside_a_forearm_is_judged_on_what_the_arm_leaves_visible(
         if colour:
             assert np.allclose(m.shift_mm, (8.0, 0.0), atol=1.0), m
             assert 0.3 < m.visible < 0.8, m  # the arm's strip is left out
+
+
+def test_a_card_barely_visible_needs_more_checks_to_be_called_moved(
+        empty_route: tuple[np.ndarray, RouteObservation]) -> None:
+    """A card seen only through a sliver (under 15 % of it) is called moved after three checks
+    in a row that agree, a card seen well after two (``low_visible``, ``confirm_low``)."""
+    frame, obs = empty_route
+    assert obs.H_image_from_route is not None
+    det = CardMotionDetector(frame, obs)
+    assert det.low_visible > 0 and det.confirm_low > det.confirm
+    moved = _move_table(frame, obs.H_image_from_route, (8.0, 0.0), 0.0, np.zeros(2))
+    tr = det.tracks[0]
+    x, y, w, h = cv2.boundingRect(tr.corners_px.astype(np.float32))
+    sliver = np.ones(frame.shape[:2], bool)
+    sliver[y:y + int(0.2 * h), x:x + w] = False  # a strip along its top edge alone is seen
+    m = det.measure(tr, moved, sliver)
+    assert m.status == "moved" and det.min_visible <= m.visible < det.low_visible, m
+    calls = [det._judge(tr, m, 0.1 * i, 3 * i) for i in range(det.confirm_low)]
+    assert calls[:-1] == [None] * (det.confirm_low - 1)
+    assert calls[-1] is not None and calls[-1]["frame"] == 0 and calls[-1]["visible"] < det.low_visible
+    # seen well: called after ``confirm`` checks, dated to the first one
+    det2 = CardMotionDetector(frame, obs)
+    tr2 = det2.tracks[0]
+    most = np.ones(frame.shape[:2], bool)
+    most[y:y + int(0.4 * h), x:x + w] = False  # 40 % of its height seen
+    m2 = det2.measure(tr2, moved, most)
+    assert m2.status == "moved" and m2.visible >= det2.low_visible, m2
+    calls2 = [det2._judge(tr2, m2, 0.1 * i, 3 * i) for i in range(det2.confirm)]
+    assert calls2[:-1] == [None] * (det2.confirm - 1) and calls2[-1] is not None
