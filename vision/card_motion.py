@@ -28,9 +28,10 @@ units:
    (a nudge is ~10 mm), the alignment explains the change (correlation >= 0.7 and at least 60 %
    of the mismatch at the old place removed), at least 8 % of the card is seen, and ``confirm``
    (2) checks in a row find that motion (the same or the same one grown: a card caught while it
-   slides; ``confirm_low`` (3) when each of them saw less than ``low_visible`` (15 %) of it). A hand, its shadow or a poor match alone is never evidence. Each card is reported
-   once, dated to the first check that found it displaced (``t_detected`` is when it was
-   confirmed; ``t_last_still`` the last check that saw it in place).
+   slides; ``confirm_low`` (3) when each of them saw less than ``low_visible`` (15 %) of it). A
+   hand, its shadow or a poor match alone is never evidence. Each card is reported once, dated
+   to the first check that found it displaced (``t_detected`` is when it was confirmed;
+   ``t_last_still`` the last check that saw it in place).
 
 What is checked when (:meth:`CardMotionDetector.update`; a card moves only where a hand is):
 

@@ -21,10 +21,10 @@ Frames may be processed one in ``stride`` (MediaPipe costs ~30 ms a frame on 2 c
 30 frames/s every second frame keeps contact timing within 1/15 s and judging faster than real
 time). Tracking every frame (MediaPipe and smoothing) and deciding contacts on every second one
 did not judge better (2026-12-02, 96 climbs of seeds 15651-15698 and 15714-15761: events F1
-0.933 against 0.935, verdicts 79 against 80) at twice the cost. Events are dated to the frame that started them, so they are released to the judge in
-time order after a short delay (:attr:`GrimpeReferee.delay_s`), through
-:class:`vision.arbiter.EventArbiter` (two events closer than their timing uncertainty are fed
-in the order that makes no fault).
+0.933 against 0.935, verdicts 79 against 80) at twice the cost. Events are dated to the frame
+that started them, so they are released to the judge in time order after a short delay
+(:attr:`GrimpeReferee.delay_s`), through :class:`vision.arbiter.EventArbiter` (two events
+closer than their timing uncertainty are fed in the order that makes no fault).
 """
 
 from __future__ import annotations
@@ -52,8 +52,7 @@ from vision.other_hand import OtherHandWatcher
 from vision.route_detect import RouteDetector, RouteNotFound
 from vision.table_view import TableView, needs_view
 
-__all__ = ["GrimpeReferee", "RouteNotFound", "feed_video", "hand_mask", "load_route_json", "run_video",
-           "skin_near_hand"]
+__all__ = ["GrimpeReferee", "RouteNotFound", "feed_video", "load_route_json", "run_video"]
 
 
 def load_route_json(route: Any) -> dict[str, Any] | None:
