@@ -155,6 +155,23 @@ were judged right 15 times (65 %), the 121 others 102 times (84 %; 104 with the 
 skin check); 9 of the 23 are used_hold climbs, which return a finger to a hold the hand has
 since passed. The benchmark now prints that split (:func:`folded_placements`): on 15651-15698,
 4/6 with such a placement, 38/42 (90 %) without.
+
+Session 12 (2026-12-02; contact decoding unchanged; card motion asks three agreeing checks of a
+card seen through less than 15 % of it), two fresh sets. Seeds 15714-15761 (``--jobs 1``,
+judged before the card-motion change, the machine shared): events F1 0.945 (P 0.955, R 0.935;
+0.962 on time), card_moved 4/6 (two cards under the hand to the end of the clip, 0 % visible),
+other_hand 6/6, verdicts 38/48 (79 %): five faulty placements not seen (judged no_contact: two
+fingers folded with no hold under them, a hand lost by MediaPipe, a neighbouring hold at P just
+under the wrong-colour bar, an anchor's lift seen 0.9 s early), the two card moves, a card_moved
+climb and a clean one judged wrong_finger on a neighbouring hold, and a clean climb scored 7 for
+5. Seeds 15762-15809 (``--jobs 2``): holds with the route file precision 1.000, recall 1.000;
+ring detector alone precision 0.996, recall 0.990, colour 100 %; centre 0.23 px (0.21 mm).
+Events F1 0.928 (P 0.927, R 0.929; 0.963 on time), other_hand 6/6, card_moved 6/6, neither on
+the 42 others; verdicts 44/48 (92 %; 3/4 with a folded placement, 41/44 without). Misses: a
+clean climb's placement missed (15770, score), a clean oblique climb judged wrong_finger on the
+finish move (15772), a used_hold called before the other hand's touch (15775), a faulty
+placement not seen (15779). Speed on an idle machine (15714, 15700 1280x720): 75.4 frames/s,
+ratio 0.98; 69.9 frames/s, ratio 0.96; 74.0 frames/s, ratio 0.94 on 15762.
 """
 
 from __future__ import annotations
