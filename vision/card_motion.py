@@ -143,8 +143,7 @@ class CardTrack:
     corners_px: np.ndarray = field(default_factory=lambda: np.zeros((4, 2)))
     last_W: np.ndarray | None = None
     prev: tuple[np.ndarray, np.ndarray, CardMeasure] | None = None
-    run: list[tuple[float, int, np.ndarray, float]] = field(default_factory=list)
-    run_visible: list[float] = field(default_factory=list)
+    run: list[tuple[float, int, np.ndarray, float, float]] = field(default_factory=list)
     onset: tuple[float, int] | None = None
     last_still: tuple[float, int] | None = None
     reported: bool = False
@@ -796,7 +795,7 @@ class CardMotionDetector:
                 tr.run.clear()  # measured, and no motion explains it: the run is broken
             return None  # covered or not measured: neither evidence nor counter-evidence
         if tr.run:
-            _, _, s_prev, r_prev = tr.run[-1]
+            _, _, s_prev, r_prev, _ = tr.run[-1]
             # the same motion, or the same one still growing (a card caught while it slides)
             grow_mm = 0.5 * max(m.shift_norm_mm, float(np.hypot(*s_prev)))
             grow_deg = 0.5 * max(abs(m.rot_deg), abs(r_prev))
@@ -805,11 +804,9 @@ class CardMotionDetector:
                 tr.run.clear()
         if tr.onset is None:
             tr.onset = (t_s, frame_index)
-        tr.run.append((t_s, frame_index, m.shift_mm.copy(), m.rot_deg))
-        tr.run_visible.append(m.visible)
-        del tr.run_visible[:-len(tr.run)]
+        tr.run.append((t_s, frame_index, m.shift_mm.copy(), m.rot_deg, m.visible))
         need = self.confirm
-        if max(tr.run_visible) < self.low_visible:
+        if max(r[4] for r in tr.run) < self.low_visible:
             need = max(need, self.confirm_low)
         if len(tr.run) < need:
             return None

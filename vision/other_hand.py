@@ -15,14 +15,15 @@ card. Two ways of seeing that hand:
    :class:`vision.skin.SkinModel`) that differ from the empty-route reference by more than
    ``diff`` (sum over B, G, R) where the reference did not have that colour (a shadow keeps
    its place's colour; on a table the colour of skin nothing is seen), outside the climbing
-   hand's mask (its landmarks' hull grown, and its forearm band: :func:`vision.pipeline.
-   hand_mask`) and the hands MediaPipe did find. One region of them must **come in from the
-   edge of the picture** (a hand whose owner sits off-frame; a whole hand inside the picture
-   is MediaPipe's to find), be large enough to be a hand (``min_area_palm2`` palm sizes
-   squared) with a part on a card (``on_card_palm2``), and not lie along a found hand (at most
-   ``max_against`` of it within ``apart_palm`` of one: an obliquely seen forearm widens beyond
-   its mask's band, and that strip reached 0.6 on the renders, other hands 0.1). The route's
-   pixels are looked at first; the whole work image only when enough skin lies on the route.
+   hand's mask (its landmarks' hull grown, and its forearm band:
+   :func:`vision.hand_mask.hand_mask`) and the hands MediaPipe did find. One region of them
+   must **come in from the edge of the picture** (a hand whose owner sits off-frame; a whole
+   hand inside the picture is MediaPipe's to find), be large enough to be a hand
+   (``min_area_palm2`` palm sizes squared) with a part on a card (``on_card_palm2``), and not
+   lie along a found hand (at most ``max_against`` of it within ``apart_palm`` of one: an
+   obliquely seen forearm widens beyond its mask's band, and that strip reached 0.6 on the
+   renders, other hands 0.1). The route's pixels are looked at first; the whole work image
+   only when enough skin lies on the route.
    Checked every ``skin_every_s``; ~0.2 ms a check at 640x480 (median; mean ~0.25 ms).
 
 Either must last ``hold_s`` (0.25 s, a brush is not a touch), surviving a check that missed it
@@ -47,7 +48,7 @@ import cv2
 import numpy as np
 
 from vision.contact import ContactParams, finger_targets, palm_size_px
-from vision.hand_mask import hand_mask
+from vision.hand_mask import SKIN_D2, hand_mask
 from vision.landmarks import FINGER_JOINTS, FINGERS
 from vision.observations import RouteObservation
 from vision.skin import SkinModel
@@ -56,8 +57,6 @@ __all__ = ["OtherHandWatcher"]
 
 #: a hold's surroundings that count as the route when there is no card geometry (hold radii)
 _HOLD_REACH = 2.5
-#: chromaticity distance (squared Mahalanobis) within which a pixel has the hand's colour
-_SKIN_D2 = 9.0
 #: the climbing hand's colour is measured again after this long (s)
 _MODEL_S = 0.5
 
@@ -221,8 +220,8 @@ class OtherHandWatcher:
             d = np.abs(px.astype(np.int16) - ref.astype(np.int16))
             out = (d[:, 0] + d[:, 1] + d[:, 2]) > self.diff
             k = np.flatnonzero(out)
-            out[k] = ((model.distance2(px[k], dark=np.inf) < _SKIN_D2)
-                      & (model.distance2(ref[k], dark=np.inf) >= _SKIN_D2))
+            out[k] = ((model.distance2(px[k], dark=np.inf) < SKIN_D2)
+                      & (model.distance2(ref[k], dark=np.inf) >= SKIN_D2))
             return out
 
         free = ~known.reshape(-1)[self._route_idx]

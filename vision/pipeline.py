@@ -318,9 +318,7 @@ class GrimpeReferee:
             occ = self.occlusion.measure(frame) if self.occlusion is not None else None
             contacts, ev = self.contacts.update(lm, t_s, frame_index, route, occ, view=self.view)
             new += ev
-            if self.other_hand is None:  # (its skin check waits for the empty-route reference)
-                self.other_hand = OtherHandWatcher(route, contact_params=self.contacts.p)
-            new += self.other_hand.update(frame, t_s, frame_index, hands.hands, climber)
+            new += self._other_hand(route).update(frame, t_s, frame_index, hands.hands, climber)
             if self.card_motion is not None:
                 new += self.card_motion.update(frame, t_s, frame_index, [h.landmarks_px for h in hands.hands])
         released = self._queue(new, t_s)
@@ -366,11 +364,16 @@ class GrimpeReferee:
         assert ref is not None
         self.occlusion = OcclusionMeter(ref, route)
         self.card_motion = CardMotionDetector(ref, route, reference_valid=self.route_detector.reference_valid)
-        if self.other_hand is None:
-            self.other_hand = OtherHandWatcher(route, contact_params=self.contacts.p)
-        self.other_hand.set_reference(ref)
+        self._other_hand(route).set_reference(ref)
         if self.calibration is not None and getattr(self.calibration, "table", None) is not None:
             self.holds_mm = np.asarray(self.calibration.image_to_table_mm(route.holds.centres_px))
+
+    def _other_hand(self, route: RouteObservation) -> OtherHandWatcher:
+        """The other hand's watcher, made on first use: it watches MediaPipe's hands from the
+        route on, and their skin once :meth:`_start_route` gives it the empty-route reference."""
+        if self.other_hand is None:
+            self.other_hand = OtherHandWatcher(route, contact_params=self.contacts.p)
+        return self.other_hand
 
     def _queue(self, new: list[dict[str, Any]], t_s: float, flush: bool = False) -> list[dict[str, Any]]:
         """Hold events for :attr:`delay_s` (a down is dated back to its first frame), then feed

@@ -538,9 +538,9 @@ def _radius_field(centres: np.ndarray, radii: np.ndarray, use: np.ndarray) -> np
     """The rings' expected radius at each candidate's place, or None (too few to tell): on a
     plane seen in perspective the inverse depth is affine in image coordinates, and so is a
     ring's apparent size, r = a + b x + c y. Fitted on the ``use`` candidates by least squares
-    trimmed to those within 1.25x of the fit; None unless at least 6 support it and it stays
-    within 0.5-2.5x of their median radius over all the candidates (a tilted camera's near
-    rings are up to ~2x its far ones)."""
+    trimmed to those within 1.25x of the fit; None unless at least 6 support it and it stays,
+    over all the candidates, within 0.5-2.5x of the median radius of those supporting it (a
+    tilted camera's near rings are up to ~2x its far ones)."""
     if int(use.sum()) < 6:
         return None
     A = np.c_[np.ones(len(radii)), centres]
