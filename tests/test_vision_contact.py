@@ -508,3 +508,71 @@ def test_a_placement_rescued_for_a_lift_that_was_not_one_is_taken_back() -> None
     assert det2._settle([rescued, up]) == []
     det2._t_decided = 1.5
     assert sorted(e["type"] for e in det2._settle([])) == ["down", "up"]
+
+
+def _finger_over(tip: np.ndarray, u: np.ndarray, palm: float = 60.0) -> np.ndarray:
+    """Landmarks (21, 2) of a hand whose index finger points along ``u`` with its tip at
+    ``tip``, palm size ``palm``; the other fingers far off the route."""
+    u = np.asarray(u, np.float64) / np.linalg.norm(u)
+    lm = np.full((21, 2), -5000.0)
+    lm[8], lm[7], lm[6], lm[5] = tip, tip - 0.25 * palm * u, tip - 0.5 * palm * u, tip - 0.8 * palm * u
+    lm[0] = tip - 2.0 * palm * u
+    lm[9] = lm[0] + palm * u
+    return lm.astype(np.float32)
+
+
+@pytest.mark.parametrize("sticky", [1.0, 1.25])
+def test_a_finger_between_two_holds_keeps_the_hold_it_was_over(sticky: float) -> None:
+    """``sticky_target``: a fingertip between two neighbouring holds, MediaPipe's tip moving a
+    little between frames, keeps the hold it was over unless the other one is clearly better
+    placed (the classifier's evidence is per target: a target flickering between two holds
+    breaks the run of evidence). Without it, the better placed hold is taken at once."""
+    from vision.contact_model import ContactFeatures, best_targets
+
+    route = _route_of_clip()
+    H = route.holds
+    pairs = [(i, j) for i in range(len(H)) for j in range(len(H)) if i != j
+             and 1.5 < np.linalg.norm(H.centres_px[i] - H.centres_px[j]) / H.radii_px[i] < 2.6]
+    i, j = pairs[0]
+    a, b = H.centres_px[i].astype(np.float64), H.centres_px[j].astype(np.float64)
+    w = (b - a) / np.linalg.norm(b - a)
+    u = np.array([-w[1], w[0]])  # the finger crosses the line between the holds
+    mid, half = (a + b) / 2, np.linalg.norm(b - a) / 2
+
+    def lm_at(x: float) -> np.ndarray:  # x: -1 over hold a, +1 over hold b
+        return _finger_over(mid + x * half * w + 0.2 * 60.0 * u, u)
+
+    def score(lm: np.ndarray, hold: int) -> float:
+        prior = np.zeros((5, len(H)))
+        prior[1, hold] = 1.0
+        return float(best_targets(lm, route, prior)[1][1])
+
+    # just past the middle: hold b better placed, by less than the stickiness
+    x = next(x for x in np.linspace(0.0, 0.6, 61)
+             if 1.05 < score(lm_at(x), j) / max(score(lm_at(x), i), 1e-9))
+    assert score(lm_at(x), j) / score(lm_at(x), i) < 1.25
+    fe = ContactFeatures(sticky=sticky)
+    assert fe.update(lm_at(-0.8), 0.0, route, None)[0][1] == H.ids[i]
+    assert fe.update(lm_at(x), 1 / 15, route, None)[0][1] == (H.ids[i] if sticky > 1 else H.ids[j])
+    assert fe.update(lm_at(0.8), 2 / 15, route, None)[0][1] == H.ids[j]  # clearly over b now
+
+
+@pytest.mark.parametrize(("start_self", "downs"), [(False, [("index", "hold")]),
+                                                   (True, [("index", "start")])])
+def test_a_start_read_as_the_hold_beside_the_start_zone(start_self: bool, downs: list) -> None:
+    """``start_self``: before the climb has started, the first finger confirmed lands on a
+    hold beside the Départ card while its own contact point lies on the start zone (the
+    classifier's target there is the hold): the start rescue may take that finger itself as
+    the start finger, and the hold is then not a placement. Scripted classifier outputs."""
+    from games.grimpe.cards import ColourMap
+    from vision.contact import ContactDetector, ContactParams
+
+    route = _route_of_clip()
+    hold = route.holds.ids[0]
+    zone = route.zone_px("start")
+    lm_on_start = _finger_over(zone.mean(0) + 0.2 * 60.0 * np.array([0.0, -1.0]), np.array([0.0, -1.0]))
+    det = ContactDetector(ContactParams(start_self=start_self), colour_map=ColourMap())
+    events = _scripted_events(det, route, lambda t: [None, hold, None, None, None],
+                              lambda t: [0.0, 0.9, 0, 0, 0], lm_at=lambda lm, t: lm_on_start)
+    got = [(e["finger"], e["target"]) for e in events if e["type"] == "down"]
+    assert got == [(f, hold if tg == "hold" else tg) for f, tg in downs]

@@ -172,6 +172,25 @@ clean climb's placement missed (15770, score), a clean oblique climb judged wron
 finish move (15772), a used_hold called before the other hand's touch (15775), a faulty
 placement not seen (15779). Speed on an idle machine (15714, 15700 1280x720): 75.4 frames/s,
 ratio 0.98; 69.9 frames/s, ratio 0.96; 74.0 frames/s, ratio 0.94 on 15762.
+
+Session 13 (2026-12-02; ``ContactParams.sticky_target`` and ``start_self``, chosen on the
+recorded climbs of 15762-15809 and checked on those of 15714-15761 and 15651-15698, where they
+changed nothing). Fresh seeds 15810-15857 (``--hd-seed`` 15858, ``--jobs 2``, the machine
+idle while judging): holds with the route file precision 0.999, recall 0.999 (one hold flagged
+and placed from the file); ring detector alone precision 0.995, recall 0.987, colour 100 %;
+centre 0.23 px (0.21 mm). Events F1 0.927 (P 0.916, R 0.939; 0.962 on time); other_hand 6/6,
+card_moved 6/6, neither on the 42 others; verdicts 43/48 (90 %; 3/6 with a folded placement,
+40/42 without); replayed from recordings, the session's start settings judge these 48 the
+same (43/48). Misses: resting neighbours read as placements (15818, a clean climb judged
+surplace: the little finger resting over the hold it goes to later; 15845, a used_hold climb
+judged wrong_finger; 15847, an other_hand climb judged wrong_finger before the other hand
+came), a placement not seen (15821, judged surplace), a placement read on the neighbouring
+hold (15843, judged used_hold). Real footage 202/202. Speed: 69.8 frames/s at 640x480, ratio
+0.98; 64.8 frames/s at 1280x720, ratio 0.99. Measured and not kept: a shadow cue (the table
+darkened next to a fingertip: a finger touching meets its shadow): on the renders, with exact
+hand-free frames, its AUC between pressing and other fingertips is 0.73 at best against the
+contact classifier's 0.997 per frame, and it added nothing to the classifier's P on 763
+recorded finger-frames (leave-one-clip-out logistic).
 """
 
 from __future__ import annotations

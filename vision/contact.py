@@ -108,6 +108,29 @@ class ContactParams:
             right); the 96 analysis renders of session 9: 87 -> 86. 144 new climbs
             (15501-15648): 113 -> 117 (5 won, and 15540 lost: a no_contact climb whose hand
             tracking broke during the reach, judged wrong_finger), F1 0.922 -> 0.919.
+        sticky_target: the hold a finger was over in the previous frame weighs this much more
+            when several holds lie under it (MediaPipe's tip moving a few pixels between two
+            neighbouring holds made the target flicker, each flicker breaking the run of
+            evidence). 1 disables. Training makes the same choice
+            (:func:`vision.train_contact.on_samples`); the model kept was trained before it.
+        start_self: the start rescue (:meth:`ContactDetector._start_rescue`) may take the
+            finger confirmed on a hold itself as the start finger, when it was over the start
+            zone as that rescue asks of any finger and still is (a start read as the hold
+            beside the Départ card); that hold is then not a placement.
+        Both chosen (2026-12-02) on the recorded climbs of seeds 15762-15809: events F1
+            0.928 -> 0.934 (``sticky_target`` 1.25 alone 0.930 and one verdict more, 45/48:
+            a wrong_finger climb's faulty placement seen; ``start_self`` alone 0.932), and
+            checked on 15714-15761 and 15651-15698: no event or verdict changed there (F1
+            0.945 and 0.925, 38 and 42 of 48). 1.5 gave the same; 2 fewer events right on
+            two of the sets.
+            Measured and not kept: dating a down confirmed late (weak evidence first) where
+            its last stretch of clear evidence began (+0.002, 0, -0.005 F1 on the three sets),
+            looking for the finish zone at MediaPipe's tip as well as at the contact point (a
+            clean climb's summit read as the hold beside the Arrivée card: one verdict more
+            on the first set, F1 -0.003 on two), dating a lift back to where the contact
+            classifier's evidence fell (F1 0.937 -> 0.908: the contact classifier's P falls
+            while a finger is still down; that is the still-down classifier's work), a hold
+            already left needing the bar of ``wrong_level`` (a verdict fewer).
     """
 
     along_expected: float = -0.2
@@ -144,6 +167,8 @@ class ContactParams:
     rescue_finish_level: float = 0.1
     travel_palm: float = 0.3
     travel_level: float = 0.0
+    sticky_target: float = 1.25
+    start_self: bool = True
 
 
 def _finger_axes(lm: np.ndarray, finger: str) -> tuple[np.ndarray, np.ndarray, float]:
@@ -345,7 +370,7 @@ class ContactDetector:
         self.stay_net = ContactNet(model["stay"], stay_names(self.stay_ahead))
         self._i_speed = FEATURE_NAMES.index("speed")
         self._i_lspeed = FEATURE_NAMES.index("local_speed")
-        self.features = ContactFeatures()
+        self.features = ContactFeatures(sticky=self.p.sticky_target)
         if colour_map is None:
             from games.grimpe.cards import ColourMap
 
@@ -492,7 +517,7 @@ class ContactDetector:
         rows = [r for r in self._recent if r[0] >= t_first - p.start_rescue_s - 1e-6]
         best: tuple[float, int, int, int] | None = None  # (score, finger, first row, last row)
         for j in range(len(FINGERS)):
-            if j == k_first or self.state[j] is not None:
+            if (j == k_first and not p.start_self) or self.state[j] is not None:
                 continue
             over = [True if self._over_start(r, j, poly) else None for r in rows]
             for i, e in _runs(over):
@@ -766,6 +791,9 @@ class ContactDetector:
                                 self._run[j] = None
                     if c != "start" and not self.started and p.start_rescue_s > 0:
                         events += self._start_rescue(k, run[1], route)
+                        if self.state[k] == "start":  # the finger itself was on the start zone
+                            self._run[k] = None
+                            continue
                     conf = float(np.clip(np.mean(run[3]), 0, 1))
                     self.state[k] = c
                     self.confidence[k] = conf

@@ -194,9 +194,13 @@ def best_targets(lm: np.ndarray, route: RouteObservation, prior: np.ndarray | No
 
 class ContactFeatures:
     """Causal per-frame feature extractor (see module doc). ``update`` → (targets, X (5, F),
-    contact points (5, 2)); X rows follow :data:`FEATURE_NAMES`."""
+    contact points (5, 2)); X rows follow :data:`FEATURE_NAMES`. ``sticky``: the hold each
+    finger was over in the previous frame weighs this much more in the choice of its target
+    (see :attr:`vision.contact.ContactParams.sticky_target`)."""
 
-    def __init__(self, history: int = 240, baseline_pct: float = 85.0) -> None:
+    def __init__(self, history: int = 240, baseline_pct: float = 85.0, sticky: float = 1.0) -> None:
+        self.sticky = sticky
+        self._last_targets: list[str | None] = [None] * len(FINGERS)
         self.history = history
         self.baseline_pct = baseline_pct
         self._lengths: deque[np.ndarray] = deque(maxlen=history)
@@ -207,13 +211,20 @@ class ContactFeatures:
         """Forget the motion history (the hand was lost)."""
         self._tips.clear()
         self._past.clear()
+        self._last_targets = [None] * len(FINGERS)
 
     def update(self, lm: np.ndarray, t_s: float, route: RouteObservation,
                occlusion: np.ndarray | None, prior: np.ndarray | None = None
                ) -> tuple[list[str | None], np.ndarray, np.ndarray]:
         n = len(FINGERS)
         palm = _palm(lm)
+        if self.sticky != 1.0 and len(route.holds):
+            prior = np.ones((n, len(route.holds))) if prior is None else np.array(prior, np.float64)
+            for k, c in enumerate(self._last_targets):
+                if c is not None and c not in ("start", "finish"):
+                    prior[k, route.holds.index(c)] *= self.sticky
         targets, geo, along, across, points = best_targets(lm, route, prior)
+        self._last_targets = list(targets)
         L = np.zeros((n, 3), np.float32)
         L[:, 0] = _row_norms(lm[_TIP] - lm[_DIP]) / palm
         L[:, 1] = _row_norms(lm[_DIP] - lm[_PIP]) / palm

@@ -172,7 +172,7 @@ def on_samples(clip: dict[str, Any], stride: int, lookahead: tuple[int, ...] = (
     # the holds' colour weights, as the detector chooses its targets (without loading the
     # model: its features may be the ones being changed)
     prior = hold_colour_prior(clip["route"], _colour_map(gt) or ColourMap(), ContactParams().other_colour_weight)
-    fe = ContactFeatures()
+    fe = ContactFeatures(sticky=ContactParams().sticky_target)  # the detector's own targets
     lab = _labels(gt)
     Xs, ys, rows = [], [], []
     for lm, t, f, occ in clip["rec"]:
