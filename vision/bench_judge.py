@@ -179,7 +179,7 @@ changed nothing). Fresh seeds 15810-15857 (``--hd-seed`` 15858, ``--jobs 2``, th
 idle while judging): holds with the route file precision 0.999, recall 0.999 (one hold flagged
 and placed from the file); ring detector alone precision 0.995, recall 0.987, colour 100 %;
 centre 0.23 px (0.21 mm). Events F1 0.927 (P 0.916, R 0.939; 0.962 on time); other_hand 6/6,
-card_moved 6/6, neither on the 42 others; verdicts 43/48 (90 %; 3/6 with a folded placement,
+card_moved 6/6, neither on the 42 others; verdicts 43/48 (89.6 %; 3/6 with a folded placement,
 40/42 without); replayed from recordings, the session's start settings judge these 48 the
 same (43/48). Misses: resting neighbours read as placements (15818, a clean climb judged
 surplace: the little finger resting over the hold it goes to later; 15845, a used_hold climb
