@@ -792,8 +792,7 @@ class ContactDetector:
                     if c != "start" and not self.started and p.start_rescue_s > 0:
                         events += self._start_rescue(k, run[1], route)
                         if self.state[k] == "start":  # the finger itself was on the start zone
-                            self._run[k] = None
-                            continue
+                            continue  # (the rescue ended its run)
                     conf = float(np.clip(np.mean(run[3]), 0, 1))
                     self.state[k] = c
                     self.confidence[k] = conf
