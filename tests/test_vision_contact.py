@@ -284,6 +284,55 @@ def test_a_finger_laid_down_with_the_start_is_not_a_placement(t_index: float, pl
     assert (("index", hold) in downs) == placed
 
 
+@pytest.mark.parametrize(("rest_palm", "moves", "thumb_lifts", "index_down_at"), [
+    (0.0, False, False, (0.0, 0.0)),   # rule off: the resting index is confirmed with the start
+    (0.3, False, False, None),         # resting all along: never a placement
+    (0.3, True, False, (0.8, 0.8)),    # it reaches another hold (0.6 palm away) at 0.8 s: placed
+    (0.3, False, True, (0.47, 1.47)),  # pressing all along: rescued when the thumb lifts at 1.47 s
+])                                     # (dated within the rescue's second before the lift)
+def test_a_finger_resting_beside_the_start_is_not_placed_until_it_moves(
+        rest_palm: float, moves: bool, thumb_lifts: bool, index_down_at: tuple | None) -> None:
+    """``start_rest_palm``: a contact on a hold that began with the start (less than
+    ``start_grace_s`` after it) is not confirmed while the finger stays where it was when the
+    start was confirmed: a neighbour laid on the card beside the start zone as the hand landed.
+    A finger that moved on to another hold is placed there; and a finger that was really
+    down on the first all along is rescued when the start finger lifts. Scripted classifier
+    outputs: the thumb on the start zone from 0 s, the index on a hold of its own colour from
+    0 s with P 0.95, for 2 s (or on another one from 0.8 s)."""
+    from games.grimpe.cards import ColourMap
+    from vision.contact import ContactDetector, ContactParams, own_colour
+
+    route = _route_of_clip()
+    own = own_colour(route, ColourMap())
+    hold, other = (route.holds.ids[int(i)] for i in np.flatnonzero(own[1])[:2])  # index's colour
+    det = ContactDetector(ContactParams(start_rest_palm=rest_palm), colour_map=ColourMap())
+
+    def reached(t: float) -> bool:
+        return moves and t >= 0.8 - 1e-6
+
+    def lm_at(lm: np.ndarray, t: float) -> np.ndarray:
+        if not reached(t):
+            return lm
+        out = lm.copy()  # the index's tip 0.6 palm away from where it rested
+        out[8] += 0.6 * np.linalg.norm(lm[0] - lm[9])
+        return out
+
+    def lifted(t: float) -> bool:
+        return thumb_lifts and t >= 1.47 - 1e-6
+
+    events = _scripted_events(
+        det, route, lambda t: [None if lifted(t) else "start", other if reached(t) else hold, None, None, None],
+        lambda t: [0.0 if lifted(t) else 0.95, 0.95, 0, 0, 0], lm_at=lm_at,
+        stay_at=lambda t: 0.0 if lifted(t) else 0.9)
+    downs = [(e["finger"], e["target"], e["t"]) for e in events if e["type"] == "down"]
+    assert downs[0][:2] == ("thumb", "start")
+    index = [t for f, tg, t in downs if f == "index"]
+    if index_down_at is None:
+        assert index == []
+    else:
+        assert len(index) == 1 and index_down_at[0] - 1e-6 <= index[0] <= index_down_at[1] + 1e-6, downs
+
+
 @pytest.mark.parametrize(("p_index", "finish"), [(0.6, ["ring"]), (0.97, ["index"])])
 def test_the_finish_zone_goes_to_the_most_likely_finger(p_index: float, finish: list[str]) -> None:
     """A resting neighbour over the Arrivée card, seen there a frame before the finger that

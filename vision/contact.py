@@ -117,6 +117,15 @@ class ContactParams:
             finger confirmed on a hold itself as the start finger, when it was over the start
             zone as that rescue asks of any finger and still is (a start read as the hold
             beside the Départ card); that hold is then not a placement.
+        start_rest_palm: a contact on a hold that began less than ``start_grace_s`` after the
+            start is not confirmed while the finger's tip stays within this many palm sizes of
+            where it was when the start was confirmed: a neighbour laid on the card beside the
+            start zone as the hand landed, resting there, not a placement (a placement follows
+            a reach; a finger pressing there all along is still rescued when the start finger
+            lifts). 0 disables. Chosen (2026-12-02, session 14) on the 192 recorded climbs of
+            seeds 15651-15857: events F1 0.9334 -> 0.9351, verdicts 168 -> 169 (a clean climb
+            scored 8 instead of 6 for a resting index counted in the first move), no verdict
+            lost; 0.2 to 0.5 gave the same.
         Both chosen (2026-12-02) on the recorded climbs of seeds 15762-15809: events F1
             0.928 -> 0.934 (``sticky_target`` 1.25 alone 0.930 and one verdict more, 45/48:
             a wrong_finger climb's faulty placement seen; ``start_self`` alone 0.932), and
@@ -169,6 +178,7 @@ class ContactParams:
     travel_level: float = 0.0
     sticky_target: float = 1.25
     start_self: bool = True
+    start_rest_palm: float = 0.3
 
 
 def _finger_axes(lm: np.ndarray, finger: str) -> tuple[np.ndarray, np.ndarray, float]:
@@ -780,6 +790,10 @@ class ContactDetector:
                     need = max(need, p.prestart_s)  # the hand still landing on the start
                 if t_s - run[1] >= need - 1e-6 and c != "start" and np.mean(run[3]) < p.min_conf:
                     continue  # a weak run waits for more evidence (min_conf)
+                if (p.start_rest_palm > 0 and c not in ("start", "finish") and self._t_start is not None
+                        and run[1] - self._t_start < p.start_grace_s - 1e-6
+                        and self._finger_travel[k] < p.start_rest_palm):
+                    continue  # laid down with the start and not moved since: resting there
                 if t_s - run[1] >= need - 1e-6:
                     if c == "start":
                         if not self.started:
