@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -711,13 +712,43 @@ class ContactDetector:
             self._refs[k] = None
             self._off[k] = None
 
+    def _evidence(self, ob: _Observed, at: Callable[[int], _Observed]) -> np.ndarray:
+        """The contact classifier's P (pressing on the target under it) of each finger in the
+        frame ``ob`` being decided; 0 without a target. ``at(d)``: the frame ``d`` processed
+        frames from it (its look-ahead)."""
+        if ob.X is None:
+            return np.zeros(len(FINGERS), np.float32)
+        Xa = lookahead_features(ob.X, ob.cands, [None if o.X is None else (o.cands, o.X)
+                                                 for o in map(at, self.lookahead)])
+        prob = self.on_net.predict(Xa)
+        return np.where([c is not None for c in ob.cands], prob, 0.0).astype(np.float32)
+
+    def _still_down(self, k: int, cur: str, ob: _Observed, p_on: float,
+                    at: Callable[[int], _Observed]) -> float:
+        """The still-down classifier's P that finger ``k``, down on ``cur``, still is in the
+        frame ``ob`` being decided (``p_on``: its contact P there); 0 without the hand."""
+        if ob.lm is None or ob.X is None:
+            return 0.0
+        p_on = p_on if ob.cands[k] == cur else 0.0
+        occ = 0.0
+        if cur not in ("start", "finish") and ob.occlusion is not None:
+            occ = float(ob.occlusion[ob.route.holds.index(cur)])
+        x = self._refs[k].features(ob.lm, ob.t_s, p_on, float(ob.X[k, self._i_speed]),
+                                   float(ob.X[k, self._i_lspeed]), occ)
+        if self.stay_ahead:
+            x = self._refs[k].features_ahead(x, [
+                None if o.lm is None or o.X is None else
+                (o.lm, o.t_s, o.cands[k] == cur, float(o.X[k, self._i_speed]),
+                 float(o.X[k, self._i_lspeed])) for o in map(at, self.stay_ahead)])
+        return float(self.stay_net.predict(x[None])[0])
+
     def _decide(self) -> list[dict[str, Any]]:
         """Decide the oldest pending frame (its look-ahead frames are those pending after it,
         the last one repeated at the end of the video)."""
         ob = self._pending[0]
-        lm, t_s, frame_index, route, occlusion = ob.lm, ob.t_s, ob.frame_index, ob.route, ob.occlusion
+        lm, t_s, frame_index, route = ob.lm, ob.t_s, ob.frame_index, ob.route
         self._t_decided = t_s
-        cands, X, points = ob.cands, ob.X, ob.points
+        cands, points = ob.cands, ob.points
         p = self.p
         n = len(FINGERS)
         events: list[dict[str, Any]] = []
@@ -730,13 +761,7 @@ class ContactDetector:
                 return later[min(d, len(later) - 1)]
             return done[max(len(done) + d, 0)] if done else ob
 
-        if X is None:
-            prob = np.zeros(n, np.float32)
-        else:
-            Xa = lookahead_features(X, cands, [None if o.X is None else (o.cands, o.X)
-                                               for o in map(at, self.lookahead)])
-            prob = self.on_net.predict(Xa)
-            prob = np.where([c is not None for c in cands], prob, 0.0).astype(np.float32)
+        prob = self._evidence(ob, at)
         self._done.append(self._pending.popleft())
         if lm is not None:
             self._track_travel(lm)
@@ -818,21 +843,7 @@ class ContactDetector:
                     events.append({"t": round(t0, 4), "type": "down", "finger": f, "target": c,
                                    "frame": f0, "confidence": round(conf, 3)})
             else:
-                if lm is None or X is None:
-                    stay = 0.0
-                else:
-                    p_on = float(prob[k]) if cands[k] == cur else 0.0
-                    occ = 0.0
-                    if cur not in ("start", "finish") and occlusion is not None:
-                        occ = float(occlusion[route.holds.index(cur)])
-                    x = self._refs[k].features(lm, t_s, p_on, float(X[k, self._i_speed]),
-                                               float(X[k, self._i_lspeed]), occ)
-                    if self.stay_ahead:
-                        x = self._refs[k].features_ahead(x, [
-                            None if o.lm is None or o.X is None else
-                            (o.lm, o.t_s, o.cands[k] == cur, float(o.X[k, self._i_speed]),
-                             float(o.X[k, self._i_lspeed])) for o in map(at, self.stay_ahead)])
-                    stay = float(self.stay_net.predict(x[None])[0])
+                stay = self._still_down(k, cur, ob, float(prob[k]), at)
                 if stay >= p.stay_level:
                     self._off[k] = None
                     continue
