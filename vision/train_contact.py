@@ -258,15 +258,15 @@ def _fit(clips: list[dict[str, Any]], stride: int, hidden: int = 32, lookahead: 
             "stay": dict(st_w, features=list(stay_names(stay_ahead)), lookahead=list(stay_ahead))}
 
 
-def _evaluate(model: dict[str, Any], clip: dict[str, Any], stride: int) -> tuple[int, int, int, bool]:
+def judge_recording(det: Any, clip: dict[str, Any], stride: int) -> tuple[int, int, int, bool, dict[str, Any]]:
+    """Run the contact detector ``det`` over a recorded clip (:func:`record_clip`) and judge
+    its events as the referee does (event arbiter, then the climb judge, with the clip's
+    non-contact events): (contact events matched, predicted, true; verdict right; verdict)."""
     from games.grimpe.climb import ClimbJudge
     from vision.arbiter import EventArbiter
     from vision.bench_judge import _colour_map, match_events
-    from vision.contact import ContactDetector
 
     gt = clip["gt"]
-    cmap = _colour_map(gt)
-    det = ContactDetector(model=model, colour_map=cmap)
     ev: list[dict[str, Any]] = []
     for lm, t, f, occ in clip["rec"]:
         if f % stride == 0:
@@ -274,7 +274,7 @@ def _evaluate(model: dict[str, Any], clip: dict[str, Any], stride: int) -> tuple
     ev += det.finish()
     truth = [e for e in gt["events"] if e["type"] in ("down", "up")]
     m = match_events(ev, truth)
-    judge = ClimbJudge(clip["route_json"], cmap)
+    judge = ClimbJudge(clip["route_json"], _colour_map(gt))
     arbiter = EventArbiter(judge)  # as the referee feeds its judge
     arbiter.push(ev + clip["other"], 0.0)
     arbiter.flush()
@@ -282,7 +282,31 @@ def _evaluate(model: dict[str, Any], clip: dict[str, Any], stride: int) -> tuple
     exp = gt["expected_verdict"]
     ok = (v["result"] == exp["result"] and v["score"] == exp["score"]
           and (v.get("fault") or {}).get("code") == (exp.get("fault") or {}).get("code"))
-    return m, len(ev), len(truth), ok
+    return m, len(ev), len(truth), ok, v
+
+
+def _evaluate(model: dict[str, Any], clip: dict[str, Any], stride: int) -> tuple[int, int, int, bool]:
+    from vision.bench_judge import _colour_map
+    from vision.contact import ContactDetector
+
+    det = ContactDetector(model=model, colour_map=_colour_map(clip["gt"]))
+    return judge_recording(det, clip, stride)[:4]
+
+
+def load_or_record(folder: Path, stride: int, cache: str | Path | None = None) -> dict[str, Any]:
+    """:func:`record_clip` of ``folder``, kept in (and read back from) the folder ``cache``
+    when given; the clip's folder name is added as ``name``."""
+    path = None if cache is None else \
+        Path(cache) / (folder.resolve().as_posix().strip("/").replace("/", "_") + f"_s{stride}.pkl")
+    if path is not None and path.is_file():
+        clip = pickle.loads(path.read_bytes())
+    else:
+        clip = record_clip(folder, stride)
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(pickle.dumps(clip))
+    clip["name"] = folder.name
+    return clip
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -300,19 +324,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     clips = []
     for d in args.clips:
-        folder = Path(d)
-        cache = Path(args.cache) / (folder.resolve().as_posix().strip("/").replace("/", "_") + f"_s{args.stride}.pkl") \
-            if args.cache else None
-        if cache is not None and cache.is_file():
-            clip = pickle.loads(cache.read_bytes())
-        else:
-            clip = record_clip(folder, args.stride)
-            if cache is not None:
-                cache.parent.mkdir(parents=True, exist_ok=True)
-                cache.write_bytes(pickle.dumps(clip))
-        clip["name"] = folder.name
-        clips.append(clip)
-        print(f"recorded {folder}", file=sys.stderr)
+        clips.append(load_or_record(Path(d), args.stride, args.cache))
+        print(f"recorded {d}", file=sys.stderr)
     if args.folds > 1:
         tp = n_pred = n_truth = right = 0
         for k in range(args.folds):

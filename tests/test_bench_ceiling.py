@@ -1,0 +1,62 @@
+"""The ceiling benchmark (:mod:`vision.bench_ceiling`): the video judge's decoder told the truth.
+
+Recordings are made from the sample climb's exact landmarks (as
+``test_detector_decides_on_the_features_it_was_trained_on`` does), so the route and the decoder
+are real and MediaPipe is not needed."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from tests.test_vision_contact import CLIP, _route_of_clip
+from vision.bench_ceiling import TruthToldDetector, ceiling, main
+from vision.bench_judge import _colour_map
+from vision.train_contact import _labels, judge_recording
+
+
+@pytest.fixture(scope="module")
+def recording() -> dict:
+    gt = json.loads((CLIP / "ground_truth.json").read_text())
+    rec = []
+    for fr in gt["frames"]:
+        hands = [h for h in fr["hands"] if h["role"] == "climbing"]
+        lm = np.asarray(hands[0]["landmarks_px"], np.float32) if hands else None
+        rec.append((lm, float(fr["t"]), int(fr["frame"]), None))
+    return {"gt": gt, "route_json": json.loads((CLIP / "route.json").read_text()),
+            "route": _route_of_clip(), "rec": rec, "other": [], "name": CLIP.name}
+
+
+def test_told_everything_the_decoder_gives_the_true_events_and_verdict(recording: dict) -> None:
+    """With the contact evidence, the lifts and the holds told, the decoder's events are the
+    truth's (within the 0.2 s tolerance) and the verdict is the expected one; each row reports
+    the same clip's events and counts finger-frames down on a hold."""
+    rows = ceiling([recording])
+    assert [r["name"] for r in rows] == ["as judged", "true contact", "+ true lifts", "+ true holds"]
+    told = rows[-1]
+    assert told["truth"] > 0 and told["tp"] == told["truth"] == told["pred"], told
+    assert told["right"] == 1 and told["misses"] == []
+    assert told["pressing"] > 0 and 0 <= told["out_of_reach"] < told["pressing"]
+    assert all(r["truth"] == told["truth"] for r in rows)
+
+
+def test_the_decoder_follows_what_it_is_told(recording: dict) -> None:
+    """Told that no finger is ever down, the decoder sees no contact at all (its evidence is the
+    truth it is given, not the shipped classifier's), and the verdict is wrong; told nothing,
+    it judges with its own classifiers and finds contacts."""
+    gt = recording["gt"]
+    nobody = [[None] * 5 for _ in _labels(gt)]
+    det = TruthToldDetector(nobody, contact=True, lifts=True, holds=True, colour_map=_colour_map(gt))
+    m, n_pred, n_truth, ok, _ = judge_recording(det, recording, 2)
+    assert n_pred == 0 and m == 0 and n_truth > 0 and not ok
+    det = TruthToldDetector(nobody, contact=False, lifts=False, holds=False, colour_map=_colour_map(gt))
+    assert judge_recording(det, recording, 2)[1] > 0
+
+
+def test_a_folder_that_is_not_a_rendered_climb_is_refused(tmp_path, capsys) -> None:
+    (tmp_path / "video.mp4").write_bytes(b"")
+    assert main([str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "not a rendered climb" in err and "route.json" in err and "ground_truth.json" in err

@@ -1,0 +1,203 @@
+"""How far better contact evidence could take the video judge: its decoder told the truth.
+
+    python -m vision.bench_ceiling CLIP_DIR [CLIP_DIR ...] [--cache DIR] [--jobs 2]
+
+Each rendered climb (``arbitre synth grimpe`` or :mod:`vision.bench_judge`'s folders) is
+recorded once through the referee's front end (:func:`vision.train_contact.record_clip`: route,
+MediaPipe, smoothing, occlusion; cached in ``--cache``), then judged four ways by the same
+contact decoder, event arbiter and climb judge as ``arbitre grimpe judge-video``:
+
+- ``as judged``: the shipped classifiers;
+- ``true contact``: the contact classifier replaced by the ground truth (P 1 when the finger is
+  down on the target the landmarks put under it, else 0);
+- ``+ true lifts``: the still-down classifier too (1 while the finger is still down there);
+- ``+ true holds``: and the choice of the target under each finger told the hold the finger is
+  down on, when the landmarks put that hold under the finger at all.
+
+The first row is the benchmark's figure (:mod:`vision.bench_judge` prints the same on the same
+clips, up to the live referee's event order). What the last row still gets wrong lies beyond
+the contact evidence: MediaPipe's landmarks putting the hold out of the finger's reach
+(counted: the share of frames with a finger down on a hold where its landmarks do not reach
+that hold), a card move or the other hand unseen, or the decoder's own rules. So the rows tell
+where work pays: a better contact classifier can win at most the gap between the first two.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from vision.contact import ContactDetector, _Observed
+from vision.landmarks import FINGERS
+
+__all__ = ["TOLD", "TruthToldDetector", "ceiling", "main"]
+
+#: the rows: (name, tell the contact evidence, the lifts, the holds)
+TOLD: tuple[tuple[str, bool, bool, bool], ...] = (
+    ("as judged", False, False, False),
+    ("true contact", True, False, False),
+    ("+ true lifts", True, True, False),
+    ("+ true holds", True, True, True),
+)
+
+
+class TruthToldDetector(ContactDetector):
+    """:class:`vision.contact.ContactDetector` whose classifiers (``contact``, ``lifts``) or
+    target choice (``holds``) are replaced by the ground truth ``labels`` (per video frame, the
+    target each finger is down on, or None: :func:`vision.train_contact._labels`). Everything
+    else (landmarks, targets under the fingers, decoder rules, rescues) is the detector's own.
+    Counts :attr:`pressing` (finger-frames down on a hold) and :attr:`out_of_reach` (of those,
+    where the target under the finger is another one even when told)."""
+
+    def __init__(self, labels: list[list[str | None]], *, contact: bool, lifts: bool, holds: bool,
+                 **kw: Any) -> None:
+        super().__init__(**kw)
+        self._labels = labels
+        self.tell_contact, self.tell_lifts, self.tell_holds = contact, lifts, holds
+        self._frame = -1
+        self.pressing = 0
+        self.out_of_reach = 0
+
+    def _truth(self, frame: int, k: int) -> str | None:
+        return self._labels[frame][k] if 0 <= frame < len(self._labels) else None
+
+    def update(self, lm: np.ndarray | None, t_s: float, frame_index: int, route: Any,
+               occlusion: np.ndarray | None = None, view: Any = None) -> Any:
+        self._frame = frame_index
+        out = super().update(lm, t_s, frame_index, route, occlusion, view=view)
+        ob = self._pending[-1] if self._pending else self._done[-1]
+        if ob.lm is not None:
+            for k in range(len(FINGERS)):
+                truth = self._truth(frame_index, k)
+                if truth is not None and truth not in ("start", "finish"):
+                    self.pressing += 1
+                    self.out_of_reach += ob.cands[k] != truth
+        return out
+
+    def colour_prior(self, route: Any) -> np.ndarray | None:
+        prior = super().colour_prior(route)
+        if not self.tell_holds or not len(route.holds):
+            return prior
+        told = np.ones((len(FINGERS), len(route.holds))) if prior is None else np.array(prior, np.float64)
+        for k in range(len(FINGERS)):
+            truth = self._truth(self._frame, k)
+            if truth is not None and truth in route.holds.ids:
+                told[k] = 1e-6
+                told[k, route.holds.index(truth)] = 1.0
+        return told
+
+    def _evidence(self, ob: _Observed, at: Callable[[int], _Observed]) -> np.ndarray:
+        if not self.tell_contact:
+            return super()._evidence(ob, at)
+        return np.array([1.0 if c is not None and self._truth(ob.frame_index, k) == c else 0.0
+                         for k, c in enumerate(ob.cands)], np.float32)
+
+    def _still_down(self, k: int, cur: str, ob: _Observed, p_on: float,
+                    at: Callable[[int], _Observed]) -> float:
+        if not self.tell_lifts:
+            return super()._still_down(k, cur, ob, p_on, at)
+        return 1.0 if self._truth(ob.frame_index, k) == cur else 0.0
+
+
+def ceiling(clips: list[dict[str, Any]], stride: int = 2) -> list[dict[str, Any]]:
+    """Judge recorded clips (:func:`vision.train_contact.record_clip`) the ways of :data:`TOLD`:
+    per row, ``name``, events ``tp``/``pred``/``truth``, ``precision``, ``recall``, ``f1``,
+    ``right`` (verdicts), ``misses`` [(clip name, verdict, expected)], and for the row with the
+    holds told, ``pressing`` and ``out_of_reach`` finger-frames."""
+    from vision.bench_judge import _colour_map
+    from vision.train_contact import _labels, judge_recording
+
+    rows = []
+    for name, contact, lifts, holds in TOLD:
+        row: dict[str, Any] = {"name": name, "tp": 0, "pred": 0, "truth": 0, "right": 0, "misses": [],
+                               "pressing": 0, "out_of_reach": 0}
+        for clip in clips:
+            gt = clip["gt"]
+            det = TruthToldDetector(_labels(gt), contact=contact, lifts=lifts, holds=holds,
+                                    colour_map=_colour_map(gt))
+            m, n_pred, n_truth, ok, v = judge_recording(det, clip, stride)
+            row["tp"] += m
+            row["pred"] += n_pred
+            row["truth"] += n_truth
+            row["right"] += ok
+            if holds:
+                row["pressing"] += det.pressing
+                row["out_of_reach"] += det.out_of_reach
+            if not ok:
+                row["misses"].append((clip.get("name", "?"), _verdict_text(v),
+                                      _verdict_text(gt["expected_verdict"])))
+        p, r = row["tp"] / max(row["pred"], 1), row["tp"] / max(row["truth"], 1)
+        row.update(precision=p, recall=r, f1=2 * p * r / max(p + r, 1e-9))
+        rows.append(row)
+    return rows
+
+
+def _verdict_text(v: dict[str, Any]) -> str:
+    fault = (v.get("fault") or {}).get("code")
+    return f"{v['result']} {fault}" if fault else f"{v['result']} {v['score']}"
+
+
+def _record(job: tuple[str, int, str | None]) -> dict[str, Any]:
+    from vision.train_contact import load_or_record
+
+    folder, stride, cache = job
+    return load_or_record(Path(folder), stride, cache)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m vision.bench_ceiling", description=__doc__.split("\n")[0])
+    ap.add_argument("clips", nargs="+", help="rendered climb folders (video.mp4, route.json, ground_truth.json)")
+    ap.add_argument("--cache", default=None, help="folder for the per-clip recordings (MediaPipe runs once)")
+    ap.add_argument("--stride", type=int, default=2, help="frames per processed frame (as the referee)")
+    ap.add_argument("--jobs", type=int, default=1, help="clips recorded at once, in separate processes")
+    args = ap.parse_args(argv)
+    from tqdm import tqdm
+
+    for d in args.clips:
+        folder = Path(d)
+        missing = [n for n in ("video.mp4", "route.json", "ground_truth.json") if not (folder / n).is_file()]
+        if missing:
+            print(f"error: {folder} is not a rendered climb (no {', '.join(missing)}); render one with "
+                  f"'arbitre synth grimpe --out DIR' or 'python -m vision.bench_judge'", file=sys.stderr)
+            return 2
+    jobs = [(d, args.stride, args.cache) for d in args.clips]
+    bar = tqdm(total=len(jobs), desc="recording", unit="clip", file=sys.stderr)
+    if args.jobs > 1:
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(args.jobs) as pool:
+            clips = []
+            for c in pool.map(_record, jobs):
+                clips.append(c)
+                bar.update()
+    else:
+        clips = []
+        for j in jobs:
+            clips.append(_record(j))
+            bar.update()
+    bar.close()
+    rows = ceiling(clips, args.stride)
+    n = len(clips)
+    print(f"The video judge's decoder told the truth, on {n} recorded climbs (stride {args.stride}):")
+    print(f"  {'':16s} {'events F1':>9s} {'P':>6s} {'R':>6s}  verdicts")
+    for row in rows:
+        print(f"  {row['name']:16s} {row['f1']:9.4f} {row['precision']:6.3f} {row['recall']:6.3f}  "
+              f"{row['right']}/{n} ({100 * row['right'] / max(n, 1):.1f} %)")
+    last = rows[-1]
+    print(f"Finger-frames down on a hold whose landmarks do not reach it (even told): "
+          f"{last['out_of_reach']} of {last['pressing']} "
+          f"({100 * last['out_of_reach'] / max(last['pressing'], 1):.1f} %)")
+    if last["misses"]:
+        print(f"Still wrong with everything told ({len(last['misses'])}):")
+        for name, got, exp in last["misses"]:
+            print(f"  {name}: {got}, expected {exp}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
