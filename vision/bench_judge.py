@@ -191,6 +191,39 @@ darkened next to a fingertip: a finger touching meets its shadow): on the render
 hand-free frames, its AUC between pressing and other fingertips is 0.73 at best against the
 contact classifier's 0.997 per frame, and it added nothing to the classifier's P on 763
 recorded finger-frames (leave-one-clip-out logistic).
+
+Session 14 (2026-12-02; ``ContactParams.start_rest_palm``, chosen on the 192 recorded climbs of
+15651-15857: F1 0.9334 -> 0.9351, verdicts 168 -> 169; no change on the fresh sets' verdicts).
+Two fresh sets. Seeds 15859-15906 (``--hd-seed`` 15907, machine idle): holds with the route
+file precision 1.000, recall 1.000; ring detector alone precision 0.993, recall 0.985, colour
+100 %; centre 0.23 px (0.21 mm). Events F1 0.904 (P 0.896, R 0.913; 0.944 on time);
+other_hand 6/6, card_moved 6/6, neither on the 42 others; verdicts 38/48 (79 %; 3/6 with a
+folded placement, 35/42 without). Misses: three clean climbs judged wrong_finger (15867 and
+15893, a little finger resting beside the anchor on the finish move; 15883, the travel rescue
+taking a thumb into a hold of another colour at P 0.02), two wrong_finger climbs judged
+occupied_hold (a finger read on the hold its neighbour holds), two faulty placements not seen
+(no_contact), a used_hold read on the neighbouring hold, two clean climbs' placements missed
+(score). Speed: 76.9 frames/s at 640x480, ratio 0.99; 69.6 frames/s at 1280x720, ratio 0.96.
+Seeds 15908-15955 (``--hd-seconds 0``): holds with the route file precision 1.000, recall
+0.999; ring detector alone precision 0.998, recall 0.989, colour 100 %; centre 0.23 px
+(0.20 mm). Events F1 0.923 (P 0.925, R 0.921; 0.954 on time); other_hand 6/6, card_moved 5/6;
+verdicts 35/48 (73 %; 9/11 with a folded placement, 26/37 without). 640x480: 66.7 frames/s,
+ratio 0.97. The six fresh sets of sessions 11-14: 240/288 (83 %).
+:mod:`vision.bench_ceiling` on the 288 recorded climbs of 15651-15955: 242 verdicts as judged,
+266 with the contact classifier replaced by the truth, 269 with the lifts too, 272 with the
+hold under each finger too; about 7 % of the finger-frames down on a hold have landmarks
+that do not reach it. Measured and not kept: a per-finger expected offset of the contact
+behind MediaPipe's tip, fitted from the finger's segment lengths (the target chosen right in
+91.3 % of the frames with a finger down on a hold against 91.5 %), a wider reach of the target
+search (along -0.8..0.25 palm, across 2.2 radii: 92.9 % chosen right, but the classifier trained
+on the narrow reach loses a verdict; retrained, 4-fold by set on the 192, 164 against 163 for
+the narrow reach, both below the shipped model's 169), the hold's covered fraction weighing
+the choice (no gain), MediaPipe run also on the mirrored and the half-turned frame and the
+landmarks averaged (median tip error 0.169 -> 0.165 palm: its error is systematic), an
+event-level veto of doubtful downs (leave-one-set-out AUC 0.90, but the downs it drops carry
+the right fault more often than not: verdicts 168 -> 166), the travel rescue allowed a 0.2-0.45
+s gap (+1 verdict, F1 down), a rescue never into a hold another finger holds and a down never
+onto one (no verdict gained).
 """
 
 from __future__ import annotations
