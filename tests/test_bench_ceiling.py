@@ -60,3 +60,13 @@ def test_a_folder_that_is_not_a_rendered_climb_is_refused(tmp_path, capsys) -> N
     assert main([str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert "not a rendered climb" in err and "route.json" in err and "ground_truth.json" in err
+
+
+def test_a_corrupt_video_is_a_clear_error(tmp_path, capsys) -> None:
+    """A climb folder whose video cannot be read: exit 2, the folder named, what to do."""
+    for name in ("route.json", "ground_truth.json"):
+        (tmp_path / name).write_text((CLIP / name).read_text())
+    (tmp_path / "video.mp4").write_bytes(b"not a video at all" * 100)
+    assert main([str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "could not record" in err and str(tmp_path) in err and "render it again" in err

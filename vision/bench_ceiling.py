@@ -167,19 +167,24 @@ def main(argv: list[str] | None = None) -> int:
             return 2
     jobs = [(d, args.stride, args.cache) for d in args.clips]
     bar = tqdm(total=len(jobs), desc="recording", unit="clip", file=sys.stderr)
-    if args.jobs > 1:
-        from concurrent.futures import ProcessPoolExecutor
+    clips: list[dict[str, Any]] = []
+    try:
+        if args.jobs > 1:
+            from concurrent.futures import ProcessPoolExecutor
 
-        with ProcessPoolExecutor(args.jobs) as pool:
-            clips = []
-            for c in pool.map(_record, jobs):
-                clips.append(c)
+            with ProcessPoolExecutor(args.jobs) as pool:
+                for c in pool.map(_record, jobs):
+                    clips.append(c)
+                    bar.update()
+        else:
+            for j in jobs:
+                clips.append(_record(j))
                 bar.update()
-    else:
-        clips = []
-        for j in jobs:
-            clips.append(_record(j))
-            bar.update()
+    except (ValueError, RuntimeError, OSError) as exc:  # a corrupt video, a route it cannot read
+        bar.close()
+        print(f"error: could not record {args.clips[len(clips)]}: {exc}; render it again or leave it "
+              f"out (recordings already made are kept in --cache)", file=sys.stderr)
+        return 2
     bar.close()
     rows = ceiling(clips, args.stride)
     n = len(clips)
