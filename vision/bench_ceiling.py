@@ -109,16 +109,17 @@ def ceiling(clips: list[dict[str, Any]], stride: int = 2) -> list[dict[str, Any]
     per row, ``name``, events ``tp``/``pred``/``truth``, ``precision``, ``recall``, ``f1``,
     ``right`` (verdicts), ``misses`` [(clip name, verdict, expected)], and for the row with the
     holds told, ``pressing`` and ``out_of_reach`` finger-frames."""
-    from vision.bench_judge import _colour_map
+    from vision.bench_judge import _colour_map, precision_recall_f1
     from vision.train_contact import _labels, judge_recording
 
+    labels = [_labels(clip["gt"]) for clip in clips]
     rows = []
     for name, contact, lifts, holds in TOLD:
         row: dict[str, Any] = {"name": name, "tp": 0, "pred": 0, "truth": 0, "right": 0, "misses": [],
                                "pressing": 0, "out_of_reach": 0}
-        for clip in clips:
+        for clip, lab in zip(clips, labels):
             gt = clip["gt"]
-            det = TruthToldDetector(_labels(gt), contact=contact, lifts=lifts, holds=holds,
+            det = TruthToldDetector(lab, contact=contact, lifts=lifts, holds=holds,
                                     colour_map=_colour_map(gt))
             m, n_pred, n_truth, ok, v = judge_recording(det, clip, stride)
             row["tp"] += m
@@ -131,8 +132,8 @@ def ceiling(clips: list[dict[str, Any]], stride: int = 2) -> list[dict[str, Any]
             if not ok:
                 row["misses"].append((clip.get("name", "?"), _verdict_text(v),
                                       _verdict_text(gt["expected_verdict"])))
-        p, r = row["tp"] / max(row["pred"], 1), row["tp"] / max(row["truth"], 1)
-        row.update(precision=p, recall=r, f1=2 * p * r / max(p + r, 1e-9))
+        p, r, f1 = precision_recall_f1(row["tp"], row["pred"], row["truth"])
+        row.update(precision=p, recall=r, f1=f1)
         rows.append(row)
     return rows
 

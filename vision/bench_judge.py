@@ -366,6 +366,18 @@ def _greedy_matches(pred: list[dict[str, Any]], truth: list[dict[str, Any]], tol
     return found
 
 
+def verdict_right(v: dict[str, Any], expected: dict[str, Any]) -> bool:
+    """The benchmark's verdict figure: result, score and fault code all as expected."""
+    return (v["result"] == expected["result"] and v["score"] == expected["score"]
+            and (v.get("fault") or {}).get("code") == (expected.get("fault") or {}).get("code"))
+
+
+def precision_recall_f1(tp: int, n_pred: int, n_truth: int) -> tuple[float, float, float]:
+    """Events precision, recall and F1 from the matched, predicted and true counts."""
+    p, r = tp / max(n_pred, 1), tp / max(n_truth, 1)
+    return p, r, 2 * p * r / max(p + r, 1e-9)
+
+
 def match_events(pred: list[dict[str, Any]], truth: list[dict[str, Any]], tol_s: float = TOL_S
                  ) -> int:
     """Greedy one-to-one matches: same type, finger and target, |dt| <= tol_s."""
@@ -587,7 +599,7 @@ def main(argv: list[str] | None = None) -> int:
         exp = gt["expected_verdict"]
         code = (v.get("fault") or {}).get("code")
         exp_code = (exp.get("fault") or {}).get("code")
-        ok = v["result"] == exp["result"] and v["score"] == exp["score"] and code == exp_code
+        ok = verdict_right(v, exp)
         right += ok
         folded = bool(folded_placements(gt))
         by_folded[folded][0] += 1
@@ -599,16 +611,14 @@ def main(argv: list[str] | None = None) -> int:
         if not ok:
             misses.append((s, script, cam, v, exp, pred, truth))
         speed_rows.append((f, r))
-    P = tp / max(n_pred, 1)
-    R = tp / max(n_truth, 1)
-    F1 = 2 * P * R / max(P + R, 1e-9)
+    P, R, F1 = precision_recall_f1(tp, n_pred, n_truth)
     print(f"  contact events (down/up, finger+target, ±{TOL_S} s): precision {P:.3f} recall {R:.3f} F1 {F1:.3f}")
     for typ in sorted(errors):
         print(f"    {typ} events not matched: " + ", ".join(f"{n} {key}" for key, n in sorted(errors[typ].items())))
     timing = sum(n for row in errors.values() for key, n in row.items() if key.startswith("missed (late"))
     if timing:
-        P2, R2 = (tp + timing) / max(n_pred, 1), (tp + timing) / max(n_truth, 1)
-        print(f"    with every late or early event on time, F1 would be {2 * P2 * R2 / max(P2 + R2, 1e-9):.3f}")
+        print(f"    with every late or early event on time, F1 would be "
+              f"{precision_recall_f1(tp + timing, n_pred, n_truth)[2]:.3f}")
     n_clips = len(speed_rows)
     for kind, row in others.items():
         how = f" ({row['skin']} seen first by the skin)" if kind == "other_hand" else ""

@@ -264,7 +264,7 @@ def judge_recording(det: Any, clip: dict[str, Any], stride: int) -> tuple[int, i
     non-contact events): (contact events matched, predicted, true; verdict right; verdict)."""
     from games.grimpe.climb import ClimbJudge
     from vision.arbiter import EventArbiter
-    from vision.bench_judge import _colour_map, match_events
+    from vision.bench_judge import _colour_map, match_events, verdict_right
 
     gt = clip["gt"]
     ev: list[dict[str, Any]] = []
@@ -279,10 +279,7 @@ def judge_recording(det: Any, clip: dict[str, Any], stride: int) -> tuple[int, i
     arbiter.push(ev + clip["other"], 0.0)
     arbiter.flush()
     v = judge.verdict().to_json()
-    exp = gt["expected_verdict"]
-    ok = (v["result"] == exp["result"] and v["score"] == exp["score"]
-          and (v.get("fault") or {}).get("code") == (exp.get("fault") or {}).get("code"))
-    return m, len(ev), len(truth), ok, v
+    return m, len(ev), len(truth), verdict_right(v, gt["expected_verdict"]), v
 
 
 def _evaluate(model: dict[str, Any], clip: dict[str, Any], stride: int) -> tuple[int, int, int, bool]:
@@ -335,9 +332,11 @@ def main(argv: list[str] | None = None) -> int:
             for c in test:
                 m, npr, ntr, ok = _evaluate(model, c, args.stride)
                 tp, n_pred, n_truth, right = tp + m, n_pred + npr, n_truth + ntr, right + ok
-        P, R = tp / max(n_pred, 1), tp / max(n_truth, 1)
+        from vision.bench_judge import precision_recall_f1
+
+        P, R, F1 = precision_recall_f1(tp, n_pred, n_truth)
         print(f"{args.folds}-fold by clip: contact events precision {P:.3f} recall {R:.3f} "
-              f"F1 {2 * P * R / max(P + R, 1e-9):.3f}; verdicts {right}/{len(clips)}")
+              f"F1 {F1:.3f}; verdicts {right}/{len(clips)}")
     model = _fit(clips, args.stride, args.hidden, tuple(args.lookahead), tuple(args.stay_ahead))
     model["trained_on"] = sorted(f"seed {c['gt']['seed']} {c['gt']['script']} {c['gt'].get('camera_kind', '')}"
                                  for c in clips)
