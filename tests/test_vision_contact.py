@@ -22,7 +22,7 @@ from vision.contact_model import (
     stay_names,
 )
 from vision.pipeline import GrimpeReferee
-from vision.train_contact import train_mlp
+from vision.train_contact import _members, train_mlp
 from vision.video import VideoReader
 
 CLIP = Path(__file__).resolve().parents[1] / "sample_videos" / "wrong_finger_top"
@@ -95,6 +95,21 @@ def test_training_is_deterministic_and_learns() -> None:
     assert a == b
     net = ContactNet(dict(a, features=["a", "b", "c", "d"]), ("a", "b", "c", "d"))
     assert float(((net.predict(X) > 0.5) == (y > 0.5)).mean()) >= 0.9
+
+
+def test_nets_from_several_starts_are_averaged() -> None:
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(300, 4))
+    y = (X[:, 0] * X[:, 1] > 0).astype(float)
+    names = ("a", "b", "c", "d")
+    w = _members(X, y, 3, hidden=8, iters=300)
+    assert len(w["members"]) == 3 and w["members"][0] != w["members"][1]  # other starting weights
+    assert _members(X, y, 1, hidden=8, iters=300) == w["members"][0]  # one net: its weights as they are
+    ens = ContactNet(dict(w, features=list(names)), names)
+    singles = [ContactNet(dict(m, features=list(names)), names) for m in w["members"]]
+    assert ens.size == 3 and singles[0].size == 1
+    np.testing.assert_allclose(ens.predict(X), np.mean([n.predict(X) for n in singles], axis=0), atol=1e-6)
+    assert float(((ens.predict(X) > 0.5) == (y > 0.5)).mean()) >= 0.9
 
 
 def _route_of_clip():

@@ -291,25 +291,32 @@ class ContactFeatures:
 
 
 class ContactNet:
-    """One-hidden-layer perceptron: X (N, F) → P(pressing) (N,). Weights in a JSON file."""
+    """One-hidden-layer perceptron: X (N, F) → P(pressing) (N,). Weights in a JSON file: one
+    net's (``mean``, ``std``, ``W1``, ``b1``, ``W2``, ``b2``), or ``members``, a list of such
+    nets trained alike from different starting weights, whose P are averaged."""
+
+    _WEIGHTS = ("mean", "std", "W1", "b1", "W2", "b2")
 
     def __init__(self, weights: dict[str, Any], features: tuple[str, ...] = FEATURE_NAMES) -> None:
         if list(weights["features"]) != list(features):
             raise ValueError(f"contact model features {weights['features']} != {features}: "
                              "retrain with python -m vision.train_contact")
-        self.mean = np.asarray(weights["mean"], np.float32)
-        self.std = np.asarray(weights["std"], np.float32)
-        self.W1 = np.asarray(weights["W1"], np.float32)
-        self.b1 = np.asarray(weights["b1"], np.float32)
-        self.W2 = np.asarray(weights["W2"], np.float32)
-        self.b2 = float(weights["b2"])
-        self.meta = {k: v for k, v in weights.items() if k not in ("mean", "std", "W1", "b1", "W2", "b2")}
+        members = weights.get("members") or [weights]
+        self._nets = [tuple(np.asarray(m[k], np.float32) for k in self._WEIGHTS) for m in members]
+        self.meta = {k: v for k, v in weights.items() if k not in (*self._WEIGHTS, "members")}
 
+    @property
+    def size(self) -> int:
+        """The number of nets averaged."""
+        return len(self._nets)
 
     def predict(self, X: np.ndarray) -> np.ndarray:
-        Z = (np.asarray(X, np.float32) - self.mean) / self.std
-        H = np.tanh(Z @ self.W1 + self.b1)
-        return (1.0 / (1.0 + np.exp(-(H @ self.W2 + self.b2)))).astype(np.float32)
+        X = np.asarray(X, np.float32)
+        out = np.zeros(len(X), np.float32)
+        for mean, std, W1, b1, W2, b2 in self._nets:
+            H = np.tanh(((X - mean) / std) @ W1 + b1)
+            out += 1.0 / (1.0 + np.exp(-(H @ W2 + b2)))
+        return out / np.float32(len(self._nets))
 
 
 STAY_FEATURE_NAMES: tuple[str, ...] = (

@@ -38,6 +38,15 @@ than 0.005; training on 80 more clips (the held-out bench sets 9701-9716, 9921-9
 (2026-12-02: the recorded climbs of seeds 14801-15698, 4-fold by clip, the decoder's settings
 as tuned for the model kept): F1 0.924 and 346/400 verdicts, against 0.928 and 353/400 for the
 model kept on the same clips.
+
+``--members N`` fits each classifier N times from different starting weights (seeds 0..N-1)
+and stores them all; :class:`ContactNet` averages their P (the still-down nets are fitted on
+the averaged contact P). 4-fold by clip on the 120 recorded climbs of seeds 11001-11120, the
+referee's decoder as tuned (2026-12-02, session 15): one net F1 0.934 and 106/120 verdicts,
+three 0.948 and 105/120 (on 60 of them: 0.906/46, three 0.912/48, five 0.909/47). Not used by
+the model kept: trained on those 120 alone, one net or three did worse on 18 new climbs
+(15956-15973: F1 0.910 and 0.913, 13/18) than the model kept trained on 210 (0.923, 15/18); a
+three-net model needs the 210 clips above re-rendered first.
 """
 
 from __future__ import annotations
@@ -236,8 +245,15 @@ def stay_samples(clip: dict[str, Any], rows: list[Any], p_on: list[Any], ahead: 
     return np.array(Xs, np.float32).reshape(-1, len(stay_names(ahead))), np.array(ys)
 
 
+def _members(X: np.ndarray, y: np.ndarray, n: int, **kw: Any) -> dict[str, Any]:
+    """``n`` nets fitted alike from the starting weights of seeds 0..n-1: one net's weights
+    when ``n`` is 1, else ``{"members": [...]}`` (:class:`ContactNet` averages their P)."""
+    nets = [train_mlp(X, y, seed=s, **kw) for s in range(n)]
+    return nets[0] if n == 1 else {"members": nets}
+
+
 def _fit(clips: list[dict[str, Any]], stride: int, hidden: int = 32, lookahead: tuple[int, ...] = (),
-         stay_ahead: tuple[int, ...] = ()) -> dict[str, Any]:
+         stay_ahead: tuple[int, ...] = (), members: int = 1) -> dict[str, Any]:
     names = list(lookahead_names(lookahead))
     on_X, on_y, all_rows = [], [], []
     for c in clips:
@@ -245,7 +261,7 @@ def _fit(clips: list[dict[str, Any]], stride: int, hidden: int = 32, lookahead: 
         on_X.append(X)
         on_y.append(y)
         all_rows.append(rows)
-    on_w = train_mlp(np.concatenate(on_X), np.concatenate(on_y), hidden=hidden, iters=800)
+    on_w = _members(np.concatenate(on_X), np.concatenate(on_y), members, hidden=hidden, iters=800)
     on_net = ContactNet(dict(on_w, features=names), tuple(names))
     st_X, st_y = [], []
     for c, rows in zip(clips, all_rows):
@@ -253,7 +269,7 @@ def _fit(clips: list[dict[str, Any]], stride: int, hidden: int = 32, lookahead: 
         X, y = stay_samples(c, rows, p_on, stay_ahead)
         st_X.append(X)
         st_y.append(y)
-    st_w = train_mlp(np.concatenate(st_X), np.concatenate(st_y), hidden=12, iters=600)
+    st_w = _members(np.concatenate(st_X), np.concatenate(st_y), members, hidden=12, iters=600)
     return {"on": dict(on_w, features=names, lookahead=list(lookahead)),
             "stay": dict(st_w, features=list(stay_names(stay_ahead)), lookahead=list(stay_ahead))}
 
@@ -318,7 +334,11 @@ def main(argv: list[str] | None = None) -> int:
                     help="processed frames the contact classifier looks ahead (none: causal)")
     ap.add_argument("--stay-ahead", type=int, nargs="*", default=[2, 4],
                     help="processed frames the still-down classifier looks ahead (none: causal)")
+    ap.add_argument("--members", type=int, default=1,
+                    help="nets fitted from different starting weights and averaged, per classifier")
     args = ap.parse_args(argv)
+    if args.members < 1:
+        ap.error("--members must be 1 or more")
     clips = []
     for d in args.clips:
         clips.append(load_or_record(Path(d), args.stride, args.cache))
@@ -328,7 +348,7 @@ def main(argv: list[str] | None = None) -> int:
         for k in range(args.folds):
             test = clips[k::args.folds]
             model = _fit([c for c in clips if not any(c is t for t in test)], args.stride, args.hidden,
-                         tuple(args.lookahead), tuple(args.stay_ahead))
+                         tuple(args.lookahead), tuple(args.stay_ahead), args.members)
             for c in test:
                 m, npr, ntr, ok = _evaluate(model, c, args.stride)
                 tp, n_pred, n_truth, right = tp + m, n_pred + npr, n_truth + ntr, right + ok
@@ -337,7 +357,7 @@ def main(argv: list[str] | None = None) -> int:
         P, R, F1 = precision_recall_f1(tp, n_pred, n_truth)
         print(f"{args.folds}-fold by clip: contact events precision {P:.3f} recall {R:.3f} "
               f"F1 {F1:.3f}; verdicts {right}/{len(clips)}")
-    model = _fit(clips, args.stride, args.hidden, tuple(args.lookahead), tuple(args.stay_ahead))
+    model = _fit(clips, args.stride, args.hidden, tuple(args.lookahead), tuple(args.stay_ahead), args.members)
     model["trained_on"] = sorted(f"seed {c['gt']['seed']} {c['gt']['script']} {c['gt'].get('camera_kind', '')}"
                                  for c in clips)
     model["stride"] = args.stride
