@@ -196,6 +196,27 @@ def test_render_draws_hand_and_shadow_deterministically():
     assert np.abs(a[ra.hand_mask].mean(0) - skin_bgr).mean() < 60
 
 
+def test_render_throws_the_shadow_from_where_the_joints_really_are():
+    """With ``parallax`` the landmarks are where the camera sees them; the cast shadow still
+    falls from the joints' feet: a camera looking along the light sees each point moved exactly
+    onto its own shadow, so no shadow shows beside the hand."""
+    style = HandStyle("right", skin_rgb=(224, 172, 140))
+    lm_mm = RIGHT.pose((120.0, 60.0), 10.0, {"index": Down(110.0, 185.0)}, strict=False)
+    px = landmarks_to_canvas_px(lm_mm, 2.5, 700)
+    light = (-0.4, -0.4, 0.8)
+    dark = []
+    for parallax in ((0.0, 0.0), (0.5, 0.5)):  # (0.5, 0.5): -light[:2] / light[2]
+        a = _canvas()
+        before = a.copy()
+        r = render_hand(a, px, style, light_dir=light, rng=np.random.default_rng(5), px_per_mm=2.5,
+                        parallax=parallax)
+        d = before.astype(float).sum(2) - a.astype(float).sum(2)
+        dark.append(d[~r.mask].sum())
+    # drawn flat, the shadow reaches out beside the hand (away from the light); seen along the
+    # light only its soft edge shows
+    assert dark[1] < 0.6 * dark[0], dark  # measured 0.48
+
+
 def test_render_validates_inputs():
     with pytest.raises(ValueError, match=r"landmarks_px must have shape \(21, 3\), got \(21, 2\)"):
         render_hand(_canvas(), np.zeros((21, 2)), HandStyle())

@@ -107,6 +107,48 @@ def test_fingertips_are_on_their_target_when_down(scenes):
         assert lm[FINGERTIPS[e["finger"]]][2] > 0.5
 
 
+def test_raised_joints_are_drawn_with_the_cameras_parallax():
+    """An oblique camera sees a joint above the table moved away from it, as a real camera
+    does: the truth is the camera's projection of the 3D joint, and the hand is drawn there (a
+    hovering finger no longer looks like a pressing one)."""
+    scene = GrimpeScene(SceneConfig(seed=32, camera="oblique", script="clean"))
+    down = next(e for e in scene.events if e["type"] == "down" and e["target"] != "start")
+    tips_z = {i: scene.hands_mm(i)[0][2][list(FINGERTIPS.values()), 2]
+              for i in range(down["frame"], scene.num_frames)}
+    i = next(i for i, z in tips_z.items() if z.max() > 25.0 and z.min() < 0.5)  # one lifted
+    lm = scene.hands_mm(i)[0][2]
+    truth = np.array(scene.frame_truth(i)[0]["landmarks_px"])
+    flat = scene.camera.project(np.column_stack([lm[:, :2], np.zeros(21)]))
+    shift = np.linalg.norm(truth - flat, axis=1)
+    pressing = [t for t in FINGERTIPS.values() if abs(lm[t, 2]) < 0.5]
+    assert pressing and (shift[pressing] < 0.5).all()
+    high = lm[:, 2] > 20.0
+    assert high.sum() >= 5 and (shift[high] > 0.25 * lm[high, 2]).all()
+    # drawn flat (as generator synth-1 did), the truth is the joints' table-plane projection
+    flat_scene = GrimpeScene(SceneConfig(seed=32, camera="oblique", script="clean", parallax=False))
+    np.testing.assert_allclose(np.array(flat_scene.frame_truth(i)[0]["landmarks_px"]), flat, atol=0.01)
+    # seen_mm puts each joint on its camera ray: same pixel as the 3D joint
+    seen, _ = scene.seen_mm(lm)
+    on_table = scene.camera.project(np.column_stack([seen[:, :2], np.zeros(21)]))
+    np.testing.assert_allclose(on_table, truth, atol=0.01)
+    # the pixels: with the hand drawn in, every raised landmark's pixel changes, and the table
+    # left where the flat drawing would have put the raised fingertips (pixels it no longer
+    # covers) stays as it was, up to the cast shadow
+    c = scene._canvas
+    base = scene._base(i)
+    drawn = base.copy()
+    scene._draw_hands(drawn, i)
+    img0 = scene.camera.render_plane(base, c.px_per_mm, c.origin_mm).astype(np.float32)
+    img1 = scene.camera.render_plane(drawn, c.px_per_mm, c.origin_mm).astype(np.float32)
+    change = np.abs(img1 - img0).sum(axis=2)
+    col, row = np.round(truth[:, 0]).astype(int), np.round(truth[:, 1]).astype(int)
+    assert (change[row[high], col[high]] > 60).all()
+    tips = [t for t in FINGERTIPS.values() if lm[t, 2] > 8.0 and shift[t] > 12.0]
+    assert tips, "a lifted fingertip far enough from its flat place"
+    fc, fr = np.round(flat[tips, 0]).astype(int), np.round(flat[tips, 1]).astype(int)
+    assert (change[fr, fc] < change[row[tips], col[tips]]).all()
+
+
 def _ring_colour(img: np.ndarray, scene: GrimpeScene, x: float, y: float, r: float) -> str | None:
     a = np.linspace(0, 2 * np.pi, 24, endpoint=False)
     rr = r + RING_WIDTH_MM / 2

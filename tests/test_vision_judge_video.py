@@ -5,6 +5,7 @@ frame and confidence, and a verdict that is the judge's verdict on those events.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -63,7 +64,10 @@ def test_hand_followed_and_events_have_evidence(judged):
     assert events, "no contact event at all"
     for e in events:
         assert {"t", "type", "frame", "confidence"} <= set(e) and 0 <= e["confidence"] <= 1
-        assert abs(e["t"] - e["frame"] / gt["fps"]) < 1e-3
+        # the frame is where it was seen; an event judged earlier (vision.arbiter) keeps its
+        # own time as t_seen
+        assert abs(e.get("t_seen", e["t"]) - e["frame"] / gt["fps"]) < 1e-3
+        assert e["t"] <= e.get("t_seen", e["t"])
     # the climb starts on the start zone with the right finger, on time
     first_down = next(e for e in events if e["type"] == "down")
     truth_first = gt["events"][0]
@@ -108,7 +112,11 @@ def test_text_verdict_in_french_and_english(judged):
     assert ("SOMMET" in fr) == (verdict["result"] == "summit")
     downs = [e for e in verdict["events"] if e["type"] == "down"]
     assert downs
-    assert fr.count(" pose ") == len(downs) and en.count(" down ") == len(downs)
+    # one line per event seen (a reordering's own line may name a down again)
+    def seen(text: str, word: str) -> int:
+        return sum(1 for line in text.splitlines() if re.match(rf"\s+\d+\.\d+ s .* {word} ", line))
+
+    assert seen(fr, "pose") == len(downs) and seen(en, "down") == len(downs)
     assert "Voie : " in fr and "Route: " in en
     # the route detector's notes read in French too (each one it wrote is known)
     from ui.grimpe_video import _note

@@ -44,6 +44,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--hand", choices=("left", "right"), help="climbing hand (default: from the seed)")
     p.add_argument("--table", choices=("wood", "cloth", "plain", "patterned"),
                    help="table top (default: from the seed)")
+    p.add_argument("--flat", action="store_true",
+                   help="draw the hand flat on the table, without the camera's parallax (as "
+                        "renders before generator synth-2; for comparisons)")
     p.set_defaults(func=_grimpe)
 
 
@@ -65,7 +68,7 @@ def _grimpe(args: argparse.Namespace) -> int:
 
     cfg = SceneConfig(seed=args.seed, camera=args.camera, script=args.script,
                       image_size=SIZES[args.size], fps=args.fps, num_frames=num_frames,
-                      handedness=args.hand, table_kind=args.table)
+                      handedness=args.hand, table_kind=args.table, parallax=not args.flat)
     try:
         scene = GrimpeScene(cfg)
     except RuntimeError as exc:

@@ -80,7 +80,7 @@ class EventArbiter:
         while self.pending and (flush or self.pending[0]["t"] <= now_s - self.delay_s):
             ev = self._choose()
             if self.released and ev["t"] < self.released[-1]["t"]:
-                ev = dict(ev, t=self.released[-1]["t"])
+                ev = dict(ev, t=self.released[-1]["t"], t_seen=ev.get("t_seen", ev["t"]))
             self.released.append(ev)
             out.append(ev)
             if self.judge is not None:

@@ -6,10 +6,15 @@ frame ``i``; ``ground_truth()`` gives the JSON (route in table mm, camera, per-f
 landmarks in image pixels with visibility, the event log, the expected verdict from
 :func:`games.grimpe.climb.judge_events`).
 
-Simplification (documented in the ground truth): the hand is drawn *flat into the table
-texture* (a 2.5D render seen from straight above), then the texture is seen by the camera. So
-every landmark is projected on the table plane z = 0, where its pixels are, not at its real
-height; an oblique camera sees the hand like a photograph of a hand lying on the table.
+Simplification (documented in the ground truth): the hand is a 2.5D render drawn into the
+table texture, then the texture is seen by the camera. Each joint is drawn at the table point
+on the camera's ray through it (:meth:`GrimpeScene.seen_mm`), so the image shows the parallax a
+real camera gives a raised finger: roughly 0.6-1 mm per mm of height in the oblique views, a
+few hundredths in the top ones. A finger hovering 10 mm over a hold is then seen beside it,
+not on it, as in real footage (until generator ``synth-2`` the hand was drawn flat, like a
+photograph lying on the table, and hovering looked like pressing). Its cast shadow falls from
+where the joints really are. Not modelled: a nearer part looking bigger (the hand keeps one
+scale), and occlusion is by height, not by distance along the ray.
 """
 
 from __future__ import annotations
@@ -56,11 +61,15 @@ from vision.synth.table import TableStyle, random_table_style, render_table
 __all__ = ["GrimpeScene", "SceneConfig", "SIMPLIFICATIONS"]
 
 SIMPLIFICATIONS = (
-    "The hand is rendered flat into the top-down table texture, then seen by the camera: "
-    "landmarks_px are the table-plane (z = 0) projections of the model's joints, which is where "
-    "their pixels are. landmarks_mediapipe_px adds the fixed offsets from the model's joints to "
-    "MediaPipe's landmark convention (vision.synth.hand.mediapipe_landmarks_px). A landmark is "
-    "visible when it is inside the image and not covered by a higher part of the hand."
+    "The hand is drawn into the top-down table texture where the camera sees it: each joint is "
+    "moved to the table point on the camera's ray through it (so a raised finger shows the "
+    "parallax a real camera gives it, most in oblique views), keeping its height for shading, "
+    "occlusion and the cast shadow, which falls from the joint's true place; the hand's "
+    "thickness is not scaled with its nearness to the camera. landmarks_px are the camera's "
+    "projections of the model's joints, which is where their pixels are. "
+    "landmarks_mediapipe_px adds the fixed offsets from the model's joints to MediaPipe's "
+    "landmark convention (vision.synth.hand.mediapipe_landmarks_px). A landmark is visible when "
+    "it is inside the image and not covered by a higher part of the hand."
 )
 _MAX_ATTEMPTS = 60
 
@@ -78,6 +87,9 @@ class SceneConfig:
         num_frames: cut or extend the script to this many frames (None: the script's length).
         handedness: ``"left"``/``"right"`` or None (random).
         table_kind: ``wood``/``cloth``/``plain``/``patterned`` or None (random).
+        parallax: draw the hand where the camera sees its joints (see the module doc); False
+            draws it flat on the table as generator ``synth-1`` did (to compare with figures
+            measured on such renders).
     """
 
     seed: int
@@ -88,6 +100,7 @@ class SceneConfig:
     num_frames: int | None = None
     handedness: str | None = None
     table_kind: str | None = None
+    parallax: bool = True
 
     def __post_init__(self) -> None:
         if self.script not in SCRIPTS:
@@ -289,14 +302,31 @@ class GrimpeScene:
         sx, sy = self.lighting.shadow_dir
         return (-0.5 * sx, 0.5 * sy, 0.8)  # canvas axes: y down
 
+    def seen_mm(self, lm: np.ndarray) -> tuple[np.ndarray, tuple[float, float]]:
+        """Where the camera sees table-mm points (N, 3): each moved to the table point on the
+        camera's ray through it, its height kept; and the parallax of the points' middle, canvas
+        px per px of height (see :func:`vision.synth.hand.render_hand`)."""
+        lm = np.asarray(lm, np.float64)
+        if not self.config.parallax:
+            return lm.copy(), (0.0, 0.0)
+        cam = self.camera.centre_world_mm
+        k = cam[2] / np.maximum(cam[2] - lm[:, 2], 1.0)
+        seen = lm.copy()
+        seen[:, :2] = cam[:2] + (lm[:, :2] - cam[:2]) * k[:, None]
+        mid = lm.mean(0)
+        p = (mid[:2] - cam[:2]) / max(cam[2] - mid[2], 1.0)
+        return seen, (float(p[0]), float(-p[1]))  # canvas rows grow down the table's y
+
     def _draw_hands(self, canvas: np.ndarray, frame: int) -> list[np.ndarray]:
         """Draw the hands into ``canvas``; returns per hand its (21,) bool 'not covered'."""
         c = self._canvas
         vis = []
         for j, (_, model, lm) in enumerate(self.hands_mm(frame)):
-            px = c.to_px(lm)
+            seen, parallax = self.seen_mm(lm)
+            px = c.to_px(seen)
             r = render_hand(canvas, px, model.style, light_dir=self._light_dir(),
-                            rng=_sub_rng(self.config.seed, 20 + j, frame), px_per_mm=c.px_per_mm)
+                            rng=_sub_rng(self.config.seed, 20 + j, frame), px_per_mm=c.px_per_mm,
+                            parallax=parallax)
             cols = np.clip(np.round(px[:, 0]).astype(int), 0, c.shape_hw[1] - 1)
             rows = np.clip(np.round(px[:, 1]).astype(int), 0, c.shape_hw[0] - 1)
             surf = r.height_px[rows, cols]
@@ -330,8 +360,9 @@ class GrimpeScene:
         out = []
         vis = self._visibility(frame) if visibility else None
         for j, (role, model, lm) in enumerate(self.hands_mm(frame)):
-            flat = np.column_stack([lm[:, :2], np.zeros(21)])
-            px = self.camera.project(flat)
+            # the camera's projection of each joint (where its pixels are, see seen_mm)
+            px = self.camera.project(lm if self.config.parallax
+                                     else np.column_stack([lm[:, :2], np.zeros(len(lm))]))
             mp = mediapipe_landmarks_px(px)
             inside = (px[:, 0] >= 0) & (px[:, 0] <= w - 1) & (px[:, 1] >= 0) & (px[:, 1] <= h - 1)
             visible = inside if vis is None else inside & vis[j]

@@ -776,7 +776,8 @@ def render_hand(canvas_bgr: np.ndarray, landmarks_px: np.ndarray, style: HandSty
                 light_dir: tuple[float, float, float] = (-0.35, -0.45, 0.82),
                 rng: np.random.Generator | None = None, px_per_mm: float | None = None,
                 forearm: bool = True, shadow_strength: float = 0.5,
-                work_px_per_mm: float | None = 1.7) -> HandRender:
+                work_px_per_mm: float | None = 1.7,
+                parallax: tuple[float, float] = (0.0, 0.0)) -> HandRender:
     """Draw the shaded hand (and forearm, and its soft cast shadow) into ``canvas_bgr``.
 
     Args:
@@ -793,6 +794,10 @@ def render_hand(canvas_bgr: np.ndarray, landmarks_px: np.ndarray, style: HandSty
         shadow_strength: darkening of the table in full shadow, 0..1.
         work_px_per_mm: shade at most this resolution and upsample (a webcam sees a table at
             ~1–1.5 px/mm, so finer shading is wasted time); None shades at canvas resolution.
+        parallax: how far (canvas px) the camera sees a point one px above the table moved
+            from its foot, when ``landmarks_px`` are already where the camera sees them (the
+            table point on the camera's ray through the joint). The cast shadow falls from the
+            foot, so it is thrown along the light minus this. (0, 0): the hand is drawn flat.
     """
     import cv2
 
@@ -818,7 +823,7 @@ def render_hand(canvas_bgr: np.ndarray, landmarks_px: np.ndarray, style: HandSty
     cx, cy, cz, pr, prz = (prims[:, i] for i in range(5))
     # Region that can change: primitives plus the cast shadow's reach.
     max_h = float(np.max(cz + prz))
-    sx, sy = -light[0] / light[2], -light[1] / light[2]
+    sx, sy = -light[0] / light[2] - parallax[0], -light[1] / light[2] - parallax[1]
     blur_pad = 4.0 + 0.1 * max_h
     x0 = float(np.min(cx - pr)) + min(0.0, sx * max_h) - blur_pad * 3
     x1 = float(np.max(cx + pr)) + max(0.0, sx * max_h) + blur_pad * 3
@@ -844,7 +849,8 @@ def render_hand(canvas_bgr: np.ndarray, landmarks_px: np.ndarray, style: HandSty
     lm_w = np.column_stack([(lm[:, 0] - bx0 + 0.5) * fx - 0.5, (lm[:, 1] - by0 + 0.5) * fy - 0.5,
                             lm[:, 2] * fm])
     color, alpha, shade, hsurf, fore = _shade(wp, lm_w, (wh, ww), ppm * style.size_scale * fm,
-                                              style, light, rng, shadow_strength, blur_pad * fm)
+                                              style, light, rng, shadow_strength, blur_pad * fm,
+                                              (sx, sy))
     if f < 1.0:
         size = (bw, bh)
         color = cv2.resize(color, size, interpolation=cv2.INTER_LINEAR)
@@ -866,9 +872,10 @@ def render_hand(canvas_bgr: np.ndarray, landmarks_px: np.ndarray, style: HandSty
 
 def _shade(prims: np.ndarray, lm: np.ndarray, shape: tuple[int, int], k: float,
            style: HandStyle, light: np.ndarray, rng: np.random.Generator,
-           shadow_strength: float, blur_pad: float
+           shadow_strength: float, blur_pad: float, throw: tuple[float, float]
            ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Ray-cast and shade primitives on a (h, w) grid whose pixel (0, 0) is at the origin.
+    ``throw``: where the cast shadow of a drawn point one px high falls, px from that point.
 
     Returns colour (h, w, 3) float32 0..255 (premultiplication undone), coverage alpha (h, w),
     table shading factor (h, w) (cast shadow), surface height (h, w) and forearm mask (h, w).
@@ -878,7 +885,7 @@ def _shade(prims: np.ndarray, lm: np.ndarray, shape: tuple[int, int], k: float,
     bh, bw = shape
     cx, cy, cz, pr, prz = (prims[:, i] for i in range(5))
     parts = prims[:, 5].astype(np.int16)
-    sx, sy = -light[0] / light[2], -light[1] / light[2]
+    sx, sy = throw
 
     # Ray-cast from above: keep, per pixel, the highest ellipsoid surface and which one it is.
     zbuf = np.full((bh, bw), -1.0, dtype=np.float32)

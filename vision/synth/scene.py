@@ -38,7 +38,7 @@ __all__ = [
 ]
 
 #: Bumped whenever the same seed would give a different scene.
-GENERATOR_VERSION = "synth-1"
+GENERATOR_VERSION = "synth-2"  # synth-2: the hand is drawn with the camera's parallax
 CAMERA_KINDS: tuple[str, ...] = ("top", "oblique")
 
 
