@@ -153,8 +153,9 @@ def test_the_bundled_clip_the_free_hand_unseen_by_mediapipe_is_judged_other_hand
     # the evidence is on a card, near the free hand's fingertips in the ground truth
     frame = gt["frames"][other[0]["frame"]]
     free = next(h for h in frame["hands"] if h["role"] == "other")
-    tips = np.array(free["landmarks_px"])[[4, 8, 12, 16, 20]]
-    assert np.linalg.norm(tips - other[0]["where_px"], axis=1).min() < 60
+    lm = np.array(free["landmarks_px"])
+    palm = np.linalg.norm(lm[0] - lm[9])  # the free hand's size (its wrist is off the picture)
+    assert np.linalg.norm(lm[[4, 8, 12, 16, 20]] - other[0]["where_px"], axis=1).min() < 0.5 * palm
 
 
 def test_the_annotated_frame_circles_where_the_other_hand_touched() -> None:

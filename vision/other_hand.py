@@ -18,8 +18,11 @@ card. Two ways of seeing that hand:
    hand's mask (its landmarks' hull grown, and its forearm band:
    :func:`vision.hand_mask.hand_mask`) and the hands MediaPipe did find. One region of them
    must **come in from the edge of the picture** (a hand whose owner sits off-frame; a whole
-   hand inside the picture is MediaPipe's to find), be large enough to be a hand
-   (``min_area_palm2`` palm sizes squared) with a part on a card (``on_card_palm2``), and not
+   hand inside the picture is MediaPipe's to find), be large enough to be a hand's fingers
+   (``min_area_palm2`` palm sizes squared: 0.25; the bundled ``other_hand_edge_top`` clip
+   shows 0.24-0.54 of its free hand as it touches, since the renderer draws the camera's
+   parallax and a raised hand at the edge leans out of the picture; it was 0.5 before) with a
+   part on a card (``on_card_palm2``), and not
    lie along a found hand (at most ``max_against`` of it within ``apart_palm`` of one: an
    obliquely seen forearm widens beyond its mask's band, and that strip reached 0.6 on the
    renders, other hands 0.1). The route's pixels are looked at first; the whole work image
@@ -66,7 +69,7 @@ class OtherHandWatcher:
 
     def __init__(self, route: RouteObservation, *, contact_params: ContactParams | None = None,
                  hold_s: float = 0.25, work_width: int = 160, diff: float = 45.0,
-                 min_area_palm2: float = 0.5, on_card_palm2: float = 0.04, apart_palm: float = 0.3,
+                 min_area_palm2: float = 0.25, on_card_palm2: float = 0.04, apart_palm: float = 0.3,
                  max_against: float = 0.35, gap_s: float = 0.15, skin_every_s: float = 0.1) -> None:
         self.route = route
         self.p = contact_params or ContactParams()

@@ -4,13 +4,21 @@ A fingertip in a hold lies on the table plane, so in a view rectified to that pl
 a circle, the contact point is where it is on the table, and a finger pressing down looks as it
 does from a camera straight above — whatever the camera's tilt. Hand tracking and contact
 detection on an oblique camera therefore run on this view (:class:`TableView`), and the results
-are mapped back to the image for drawing. Parts of the hand above the table are distorted a
-little by the rectification; the fingertips that matter are on the plane.
+are mapped back to the image for drawing. Parts of the hand above the table are distorted by
+the rectification (a joint h mm up is moved away from the camera by h times the tangent of the
+camera's angle from the vertical, 0.6-1 h in our oblique renders); the fingertips that matter
+are on the plane.
 
 Measured on rendered oblique climbs (offline replay, seeds 5001-5032, 6001-6016, 7001-7016; the
 contact model unchanged): contact-event F1 0.764 -> 0.834, 0.752 -> 0.794, 0.729 -> 0.832.
 On top-down cameras the view changes nothing (F1 0.895 -> 0.899), so it is used only when the
-camera is oblique (:func:`needs_view`).
+camera is oblique (:func:`needs_view`). Those renders drew the hand flat on the table (generator
+``synth-1``), so in the view it looked exactly like a hand seen from above. With the camera's
+parallax drawn (``synth-2``, 2026-12-03) the view no longer wins or loses: contact classifiers
+trained and tested (4-fold by clip) on 44 climbs of seeds 16100-16143 recorded with and without
+the view scored F1 0.714 and 0.720 (oblique climbs about 0.5 either way: for a finger pressing
+a hold, MediaPipe's fingertip lies a median 1.2 hold radii to the side of it there, against 0.2
+from above).
 """
 
 from __future__ import annotations
