@@ -126,7 +126,8 @@ def test_raised_joints_are_drawn_with_the_cameras_parallax():
     assert high.sum() >= 5 and (shift[high] > 0.25 * lm[high, 2]).all()
     # drawn flat (as generator synth-1 did), the truth is the joints' table-plane projection
     flat_scene = GrimpeScene(SceneConfig(seed=32, camera="oblique", script="clean", parallax=False))
-    np.testing.assert_allclose(np.array(flat_scene.frame_truth(i)[0]["landmarks_px"]), flat, atol=0.01)
+    flat_truth = np.array(flat_scene.frame_truth(i)[0]["landmarks_px"])
+    np.testing.assert_allclose(flat_truth, flat, atol=0.01)
     # seen_mm puts each joint on its camera ray: same pixel as the 3D joint
     seen, _ = scene.seen_mm(lm)
     on_table = scene.camera.project(np.column_stack([seen[:, :2], np.zeros(21)]))
@@ -261,6 +262,20 @@ def test_cli_writes_video_and_ground_truth(tmp_path, capsys):
         assert img.shape == (480, 640, 3)
         n += 1
     assert n == 6
+    assert gt["config"]["parallax"] is True and gt["generator_version"] == "synth-2"
+    # --flat: the hand drawn as before synth-2, its truth on the table plane
+    flat = tmp_path / "flat"
+    assert arbitre(["synth", "grimpe", "--seed", "5", "--out", str(flat), "--frames", "1",
+                    "--flat"]) == 0
+    gt_flat = json.loads((flat / "ground_truth.json").read_text())
+    assert gt_flat["config"]["parallax"] is False
+    lm_mm = np.array(gt_flat["frames"][0]["hands"][0]["landmarks_mm"])
+    from vision.camera import CameraModel
+
+    cam = CameraModel.from_dict(gt_flat["camera"])
+    on_table = cam.project(np.column_stack([lm_mm[:, :2], np.zeros(21)]))
+    np.testing.assert_allclose(gt_flat["frames"][0]["hands"][0]["landmarks_px"], on_table,
+                               atol=0.01)
     assert arbitre(["synth", "grimpe", "--seed", "5", "--out", str(out), "--frames", "0"]) == 2
 
 

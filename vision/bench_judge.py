@@ -224,6 +224,15 @@ event-level veto of doubtful downs (leave-one-set-out AUC 0.90, but the downs it
 the right fault more often than not: verdicts 168 -> 166), the travel rescue allowed a 0.2-0.45
 s gap (+1 verdict, F1 down), a rescue never into a hold another finger holds and a down never
 onto one (no verdict gained).
+
+2026-12-03, renderer ``synth-2`` (the hand drawn where the camera sees its joints, with their
+parallax; every figure above is on flat ``synth-1`` renders), the model and decoder unchanged,
+seeds 16052-16099 (``--hd-seconds 3``, hd seed 16100), rendered and run once: holds with the
+route file precision 1.000, recall 0.999; ring detector alone precision 0.999, recall 0.992,
+colour 100 %; centre 0.23 px (0.20 mm). Events F1 0.719 (P 0.784, R 0.663; 0.794 on time);
+other_hand 6/6, none on the 42 others; card_moved 2/6 (the four missed are oblique), none on
+the 42 others; verdicts 23/48 (48 %): top 20/30, oblique 3/18, mostly placements not seen
+(``no_contact``). Speed: 63.6 frames/s at 640x480 (ratio 1.07), 60.7 at 1280x720 (1.18).
 """
 
 from __future__ import annotations

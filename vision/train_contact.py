@@ -47,6 +47,15 @@ three 0.948 and 105/120 (on 60 of them: 0.906/46, three 0.912/48, five 0.909/47)
 the model kept: trained on those 120 alone, one net or three did worse on 18 new climbs
 (15956-15973: F1 0.910 and 0.913, 13/18) than the model kept trained on 210 (0.923, 15/18); a
 three-net model needs the 210 clips above re-rendered first.
+
+All of the above were renders of generator ``synth-1``, with the hand drawn flat on the table.
+On ``synth-2`` renders (2026-12-03, the camera's parallax drawn), the model kept scores F1
+0.745 and 30/58 verdicts on seeds 16100-16157 (top 0.893 and 26/37, oblique 0.490 and 4/21),
+and a model trained on them, 4-fold by clip, 0.725 and 31/58 (top 0.832 and 25/37, oblique
+0.532 and 6/21). Trained on all 58, it got 28/48 verdicts (F1 0.737) on the new climbs of seeds
+16052-16099 in replay against the model kept's 23/48 (0.721), but judged the bundled
+``other_hand_edge_top`` clip ``wrong_finger``: not kept. A model for parallax renders needs
+more of them than one session can render (about 38 s a climb, 2 processes on 2 cores).
 """
 
 from __future__ import annotations
