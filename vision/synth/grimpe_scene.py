@@ -9,12 +9,14 @@ landmarks in image pixels with visibility, the event log, the expected verdict f
 Simplification (documented in the ground truth): the hand is a 2.5D render drawn into the
 table texture, then the texture is seen by the camera. Each joint is drawn at the table point
 on the camera's ray through it (:meth:`GrimpeScene.seen_mm`), so the image shows the parallax a
-real camera gives a raised finger: roughly 0.6-1 mm per mm of height in the oblique views, a
-few hundredths in the top ones. A finger hovering 10 mm over a hold is then seen beside it,
-not on it, as in real footage (until generator ``synth-2`` the hand was drawn flat, like a
-photograph lying on the table, and hovering looked like pressing). Its cast shadow falls from
-where the joints really are. Not modelled: a nearer part looking bigger (the hand keeps one
-scale), and occlusion is by height, not by distance along the ray.
+real camera gives a raised finger: roughly 0.6-1 mm per mm of height in the oblique views; in
+the top ones from nothing under the camera to about 0.4-0.5 near the picture's edge. A finger
+hovering 10 mm over a hold is then seen beside it, not on it, as in real footage (until
+generator ``synth-2`` the hand was drawn flat, like a photograph lying on the table, and
+hovering looked like pressing). Its cast shadow falls from where the joints really are (with
+one parallax for the whole hand, its middle's). Not modelled: a nearer part looking bigger (the
+hand keeps one scale), the sides of the fingers an oblique camera would see (the hand is still
+shaded as seen from above), and occlusion is by height, not by distance along the ray.
 """
 
 from __future__ import annotations
