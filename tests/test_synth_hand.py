@@ -197,24 +197,65 @@ def test_render_draws_hand_and_shadow_deterministically():
 
 
 def test_render_throws_the_shadow_from_where_the_joints_really_are():
-    """With ``parallax`` the landmarks are where the camera sees them; the cast shadow still
-    falls from the joints' feet: a camera looking along the light sees each point moved exactly
-    onto its own shadow, so no shadow shows beside the hand."""
+    """The cast shadow falls from where each surface point really is: a camera looking along
+    the light sees each point in front of its own shadow, so hardly any shadow shows beside
+    the hand; seen from straight above, it reaches out beside the hand."""
     style = HandStyle("right", skin_rgb=(224, 172, 140))
     lm_mm = RIGHT.pose((120.0, 60.0), 10.0, {"index": Down(110.0, 185.0)}, strict=False)
     px = landmarks_to_canvas_px(lm_mm, 2.5, 700)
-    light = (-0.4, -0.4, 0.8)
+    light = np.array([-0.4, -0.4, 0.8])
+    middle = px.mean(0)
+    along_light = middle * [1, 1, 0] + light / np.linalg.norm(light) * 5000.0
     dark = []
-    for parallax in ((0.0, 0.0), (0.5, 0.5)):  # (0.5, 0.5): -light[:2] / light[2]
+    for eye in (None, tuple(along_light)):
         a = _canvas()
         before = a.copy()
-        r = render_hand(a, px, style, light_dir=light, rng=np.random.default_rng(5), px_per_mm=2.5,
-                        parallax=parallax)
+        r = render_hand(a, px, style, light_dir=tuple(light), rng=np.random.default_rng(5),
+                        px_per_mm=2.5, eye=eye)
         d = before.astype(float).sum(2) - a.astype(float).sum(2)
         dark.append(d[~r.mask].sum())
-    # drawn flat, the shadow reaches out beside the hand (away from the light); seen along the
-    # light only its soft edge shows
-    assert dark[1] < 0.6 * dark[0], dark  # measured 0.48
+    assert dark[1] < 0.6 * dark[0], dark
+
+
+def test_render_along_the_cameras_rays():
+    """With ``eye`` each table pixel shows what the camera's ray through it meets first: a
+    raised fingertip is drawn away from the camera, by its height over the camera's (the
+    table point on the ray through it), a pressing one where it is; the hand, nearer the
+    camera than the table, covers more of it; the sides of a finger face an oblique camera."""
+    style = HandStyle("right", skin_rgb=(224, 172, 140))
+    lm_mm = RIGHT.pose((120.0, 60.0), 10.0, {"index": Down(110.0, 185.0), "little": Lifted(40.0)},
+                       strict=False)
+    px = landmarks_to_canvas_px(lm_mm, 2.5, 700)
+    index, middle = FINGERTIPS["index"], FINGERTIPS["little"]
+    assert px[index, 2] == pytest.approx(0.0, abs=0.5) and px[middle, 2] > 35 * 2.5
+    above = px[0] * [1, 1, 0] + [-100 * 2.5, 0.0, 450 * 2.5]  # 45 cm up, 10 cm beside the wrist
+    oblique = px[middle] * [1, 1, 0] + [0.0, 500 * 2.5, 350 * 2.5]  # off the canvas, low
+    flat = render_hand(_canvas(), px, style, rng=np.random.default_rng(5), px_per_mm=2.5)
+    for eye in (above, oblique):
+        r = render_hand(_canvas(), px, style, rng=np.random.default_rng(5), px_per_mm=2.5,
+                        eye=tuple(eye))
+        for tip in (index, middle):
+            k = eye[2] / (eye[2] - px[tip, 2])
+            seen = eye[:2] + (px[tip, :2] - eye[:2]) * k
+            col, row = np.round(seen).astype(int)
+            assert r.mask[row, col], tip
+            # the ray through the joint meets the hand at or before it (coming from the eye)
+            assert r.height_px[row, col] >= px[tip, 2] - 1.0
+        moved = np.linalg.norm(eye[:2] + (px[middle, :2] - eye[:2]) * eye[2] / (eye[2] - px[middle, 2])
+                               - px[middle, :2])
+        assert moved > 10 * 2.5  # the raised tip is drawn well away from its foot
+        # where it is seen, the flat drawing (seen from straight above) leaves bare table
+        seen = eye[:2] + (px[middle, :2] - eye[:2]) * eye[2] / (eye[2] - px[middle, 2])
+        col, row = np.round(seen).astype(int)
+        assert not flat.mask[row - 2:row + 3, col - 2:col + 3].any()
+        assert r.hand_mask.sum() > 1.03 * flat.hand_mask.sum()  # nearer than the table: bigger
+    # deterministic, and the same call without eye is the flat render
+    a, b = _canvas(), _canvas()
+    render_hand(a, px, style, rng=np.random.default_rng(5), px_per_mm=2.5, eye=tuple(oblique))
+    render_hand(b, px, style, rng=np.random.default_rng(5), px_per_mm=2.5, eye=tuple(oblique))
+    assert (a == b).all()
+    with pytest.raises(ValueError, match="eye"):
+        render_hand(_canvas(), px, style, eye=(0.0, 0.0, 50.0))  # not above the hand
 
 
 def test_render_validates_inputs():

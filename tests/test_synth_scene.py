@@ -129,7 +129,7 @@ def test_raised_joints_are_drawn_with_the_cameras_parallax():
     flat_truth = np.array(flat_scene.frame_truth(i)[0]["landmarks_px"])
     np.testing.assert_allclose(flat_truth, flat, atol=0.01)
     # seen_mm puts each joint on its camera ray: same pixel as the 3D joint
-    seen, _ = scene.seen_mm(lm)
+    seen = scene.seen_mm(lm)
     on_table = scene.camera.project(np.column_stack([seen[:, :2], np.zeros(21)]))
     np.testing.assert_allclose(on_table, truth, atol=0.01)
     # the pixels: with the hand drawn in, every raised landmark's pixel changes, and the table
@@ -262,7 +262,7 @@ def test_cli_writes_video_and_ground_truth(tmp_path, capsys):
         assert img.shape == (480, 640, 3)
         n += 1
     assert n == 6
-    assert gt["config"]["parallax"] is True and gt["generator_version"] == "synth-2"
+    assert gt["config"]["parallax"] is True and gt["generator_version"] == "synth-3"
     # --flat: the hand drawn as before synth-2, its truth on the table plane
     flat = tmp_path / "flat"
     assert arbitre(["synth", "grimpe", "--seed", "5", "--out", str(flat), "--frames", "1",

@@ -8,6 +8,8 @@ import json
 import re
 from pathlib import Path
 
+import cv2
+import numpy as np
 import pytest
 
 from games.grimpe.climb import judge_events
@@ -52,7 +54,21 @@ def test_route_holds_carry_the_route_ids(judged):
     obs = results[-1].route
     assert obs is not None
     assert obs.holds.ids == tuple(h["id"] for h in route["holds"])
-    assert obs.holds.detected.mean() >= 0.9, verdict["route"]["problems"]
+    # every hold is seen but those the hand hides on the frame the route was found on (the
+    # climb starts with the hand over the first card; route detection does not look within
+    # 0.35 palm of the hand's landmarks, vision.hand_mask), which are placed from the route
+    # file, and the report says so
+    lm = np.array(gt["frames"][obs.frame_index]["hands"][0]["landmarks_px"], np.float32)
+    palm = float(np.linalg.norm(lm[0] - lm[9]))
+    hull = cv2.convexHull(lm)
+    problems = " | ".join(verdict["route"]["problems"])
+    for hid, seen, c, r in zip(obs.holds.ids, obs.holds.detected, obs.holds.centres_px,
+                               obs.holds.radii_px):
+        covered = cv2.pointPolygonTest(hull, (float(c[0]), float(c[1])), True) > -(r + 0.35 * palm)
+        assert seen or covered, (hid, problems)
+        if not seen:
+            assert f"hold {hid} (" in problems and "placed from the route file" in problems
+    assert obs.holds.detected.mean() >= 0.75, problems
 
 
 def test_hand_followed_and_events_have_evidence(judged):

@@ -7,16 +7,18 @@ landmarks in image pixels with visibility, the event log, the expected verdict f
 :func:`games.grimpe.climb.judge_events`).
 
 Simplification (documented in the ground truth): the hand is a 2.5D render drawn into the
-table texture, then the texture is seen by the camera. Each joint is drawn at the table point
-on the camera's ray through it (:meth:`GrimpeScene.seen_mm`), so the image shows the parallax a
-real camera gives a raised finger: roughly 0.6-1 mm per mm of height in the oblique views; in
-the top ones from nothing under the camera to about 0.4-0.5 near the picture's edge. A finger
-hovering 10 mm over a hold is then seen beside it, not on it, as in real footage (until
-generator ``synth-2`` the hand was drawn flat, like a photograph lying on the table, and
-hovering looked like pressing). Its cast shadow falls from where the joints really are (with
-one parallax for the whole hand, its middle's). Not modelled: a nearer part looking bigger (the
-hand keeps one scale), the sides of the fingers an oblique camera would see (the hand is still
-shaded as seen from above), and occlusion is by height, not by distance along the ray.
+table texture, then the texture is seen by the camera. Each texture pixel shows what the
+camera's ray through that table point meets first (the hand's ellipsoids are ray-cast along the
+camera's rays, :func:`vision.synth.hand.render_hand` with ``eye``), so the image is the
+camera's own view of the 3D hand: a raised finger is seen beside its foot (roughly 0.6-1 mm per
+mm of height in the oblique views; in the top ones from nothing under the camera to about
+0.4-0.5 near the picture's edge), a nearer part looks bigger, an oblique camera sees the sides
+of the fingers, and a part hides what lies behind it along the ray. The cast shadow falls from
+where each surface point really is. Generator ``synth-1`` drew the hand flat, like a photograph
+lying on the table (a finger hovering over a hold looked like one pressing it); ``synth-2``
+moved each joint to where the camera sees it but still drew the hand as seen from straight
+above. Not modelled: besides its highlight, the skin's shading does not depend on where the
+camera is (skin is close to a diffuse reflector).
 """
 
 from __future__ import annotations
@@ -63,15 +65,16 @@ from vision.synth.table import TableStyle, random_table_style, render_table
 __all__ = ["GrimpeScene", "SceneConfig", "SIMPLIFICATIONS"]
 
 SIMPLIFICATIONS = (
-    "The hand is drawn into the top-down table texture where the camera sees it: each joint is "
-    "moved to the table point on the camera's ray through it (so a raised finger shows the "
-    "parallax a real camera gives it, most in oblique views), keeping its height for shading, "
-    "occlusion and the cast shadow, which falls from the joint's true place; the hand's "
-    "thickness is not scaled with its nearness to the camera. landmarks_px are the camera's "
-    "projections of the model's joints, which is where their pixels are. "
+    "The hand is drawn into the top-down table texture as the camera sees it: each texture "
+    "pixel shows what the camera's ray through that table point meets first (the hand's "
+    "ellipsoids ray-cast along the camera's rays), so a raised finger shows the parallax a real "
+    "camera gives it, nearer parts look bigger and an oblique camera sees the fingers' sides; "
+    "the cast shadow falls from each surface point's true place. The skin's shading does not "
+    "depend on the view except its highlight. landmarks_px are the camera's projections of the "
+    "model's joints, which is where their pixels are. "
     "landmarks_mediapipe_px adds the fixed offsets from the model's joints to MediaPipe's "
     "landmark convention (vision.synth.hand.mediapipe_landmarks_px). A landmark is visible when "
-    "it is inside the image and not covered by a higher part of the hand."
+    "it is inside the image and the camera's ray to it does not meet the hand well before it."
 )
 _MAX_ATTEMPTS = 60
 
@@ -89,9 +92,9 @@ class SceneConfig:
         num_frames: cut or extend the script to this many frames (None: the script's length).
         handedness: ``"left"``/``"right"`` or None (random).
         table_kind: ``wood``/``cloth``/``plain``/``patterned`` or None (random).
-        parallax: draw the hand where the camera sees its joints (see the module doc); False
-            draws it flat on the table as generator ``synth-1`` did (to compare with figures
-            measured on such renders).
+        parallax: draw the hand as the camera sees it (see the module doc); False draws it
+            flat on the table as generator ``synth-1`` did (to compare with figures measured
+            on such renders).
     """
 
     seed: int
@@ -304,31 +307,29 @@ class GrimpeScene:
         sx, sy = self.lighting.shadow_dir
         return (-0.5 * sx, 0.5 * sy, 0.8)  # canvas axes: y down
 
-    def seen_mm(self, lm: np.ndarray) -> tuple[np.ndarray, tuple[float, float]]:
+    def seen_mm(self, lm: np.ndarray) -> np.ndarray:
         """Where the camera sees table-mm points (N, 3): each moved to the table point on the
-        camera's ray through it, its height kept; and the parallax of the points' middle, canvas
-        px per px of height (see :func:`vision.synth.hand.render_hand`)."""
+        camera's ray through it, its height kept (unmoved when the hand is drawn flat)."""
         lm = np.asarray(lm, np.float64)
         if not self.config.parallax:
-            return lm.copy(), (0.0, 0.0)
+            return lm.copy()
         cam = self.camera.centre_world_mm
         k = cam[2] / np.maximum(cam[2] - lm[:, 2], 1.0)
         seen = lm.copy()
         seen[:, :2] = cam[:2] + (lm[:, :2] - cam[:2]) * k[:, None]
-        mid = lm.mean(0)
-        p = (mid[:2] - cam[:2]) / max(cam[2] - mid[2], 1.0)
-        return seen, (float(p[0]), float(-p[1]))  # canvas rows grow down the table's y
+        return seen
 
     def _draw_hands(self, canvas: np.ndarray, frame: int) -> list[np.ndarray]:
         """Draw the hands into ``canvas``; returns per hand its (21,) bool 'not covered'."""
         c = self._canvas
+        eye = tuple(c.to_px(self.camera.centre_world_mm[None])[0]) if self.config.parallax else None
         vis = []
         for j, (_, model, lm) in enumerate(self.hands_mm(frame)):
-            seen, parallax = self.seen_mm(lm)
-            px = c.to_px(seen)
-            r = render_hand(canvas, px, model.style, light_dir=self._light_dir(),
+            r = render_hand(canvas, c.to_px(lm), model.style, light_dir=self._light_dir(),
                             rng=_sub_rng(self.config.seed, 20 + j, frame), px_per_mm=c.px_per_mm,
-                            parallax=parallax)
+                            eye=eye)
+            # a joint is covered when its ray meets the hand well above it
+            px = c.to_px(self.seen_mm(lm))
             cols = np.clip(np.round(px[:, 0]).astype(int), 0, c.shape_hw[1] - 1)
             rows = np.clip(np.round(px[:, 1]).astype(int), 0, c.shape_hw[0] - 1)
             surf = r.height_px[rows, cols]

@@ -628,8 +628,9 @@ class HandRender:
 
     Attributes:
         mask: (H, W) bool, canvas pixels covered by the hand or its forearm.
-        height_px: (H, W) float32, height of the visible surface above the table in canvas
-            pixels (0 where the table shows).
+        height_px: (H, W) float32, height above the table of the surface point each pixel
+            shows (along the camera's ray when drawn with ``eye``), canvas pixels (0 where
+            the table shows).
         hand_mask: (H, W) bool, like ``mask`` but without the forearm.
         bbox: (x0, y0, x1, y1) canvas region that was modified (shadow included), x1/y1
             exclusive.
@@ -777,7 +778,7 @@ def render_hand(canvas_bgr: np.ndarray, landmarks_px: np.ndarray, style: HandSty
                 rng: np.random.Generator | None = None, px_per_mm: float | None = None,
                 forearm: bool = True, shadow_strength: float = 0.5,
                 work_px_per_mm: float | None = 1.7,
-                parallax: tuple[float, float] = (0.0, 0.0)) -> HandRender:
+                eye: tuple[float, float, float] | None = None) -> HandRender:
     """Draw the shaded hand (and forearm, and its soft cast shadow) into ``canvas_bgr``.
 
     Args:
@@ -794,10 +795,13 @@ def render_hand(canvas_bgr: np.ndarray, landmarks_px: np.ndarray, style: HandSty
         shadow_strength: darkening of the table in full shadow, 0..1.
         work_px_per_mm: shade at most this resolution and upsample (a webcam sees a table at
             ~1–1.5 px/mm, so finer shading is wasted time); None shades at canvas resolution.
-        parallax: how far (canvas px) the camera sees a point one px above the table moved
-            from its foot, when ``landmarks_px`` are already where the camera sees them (the
-            table point on the camera's ray through the joint). The cast shadow falls from the
-            foot, so it is thrown along the light minus this. (0, 0): the hand is drawn flat.
+        eye: the camera's centre in the canvas's axes (col px, row px, height px above the
+            table). Each canvas pixel then shows what the camera's ray through that table point
+            meets first: a raised part is drawn where the camera sees it (moved away from the
+            camera, the more the higher it is), looks bigger the nearer it is, and shows the
+            sides the camera sees; the cast shadow falls from where each surface point really
+            is. None: every ray is vertical (a camera infinitely far above), the hand drawn as
+            seen from straight above wherever the camera is.
     """
     import cv2
 
@@ -819,16 +823,26 @@ def render_hand(canvas_bgr: np.ndarray, landmarks_px: np.ndarray, style: HandSty
         raise ValueError(f"px_per_mm must be > 0, got {ppm}")
     H, W = canvas.shape[:2]
 
+    if eye is not None:
+        eye_a = np.asarray(eye, dtype=np.float64)
+        if eye_a.shape != (3,) or not np.all(np.isfinite(eye_a)):
+            raise ValueError(f"eye must be 3 finite values, got {eye!r}")
+        if eye_a[2] <= 2.0 * max(float(lm[:, 2].max()), 1.0):
+            raise ValueError(f"eye must be well above the hand, got height {eye_a[2]:.1f} px "
+                             f"for a hand up to {float(lm[:, 2].max()):.1f} px")
+
     prims = _build_primitives(lm, style, ppm * style.size_scale, forearm, (H, W))
     cx, cy, cz, pr, prz = (prims[:, i] for i in range(5))
-    # Region that can change: primitives plus the cast shadow's reach.
+    # Region that can change: what the camera sees of the primitives, plus the cast shadow's
+    # reach (thrown from the primitives' true places).
     max_h = float(np.max(cz + prz))
-    sx, sy = -light[0] / light[2] - parallax[0], -light[1] / light[2] - parallax[1]
+    sx, sy = -light[0] / light[2], -light[1] / light[2]
     blur_pad = 4.0 + 0.1 * max_h
-    x0 = float(np.min(cx - pr)) + min(0.0, sx * max_h) - blur_pad * 3
-    x1 = float(np.max(cx + pr)) + max(0.0, sx * max_h) + blur_pad * 3
-    y0 = float(np.min(cy - pr)) + min(0.0, sy * max_h) - blur_pad * 3
-    y1 = float(np.max(cy + pr)) + max(0.0, sy * max_h) + blur_pad * 3
+    fx0, fx1, fy0, fy1 = _footprints(prims, None if eye is None else eye_a)
+    x0 = min(float(fx0.min()), float(np.min(cx - pr)) + min(0.0, sx * max_h)) - blur_pad * 3
+    x1 = max(float(fx1.max()), float(np.max(cx + pr)) + max(0.0, sx * max_h)) + blur_pad * 3
+    y0 = min(float(fy0.min()), float(np.min(cy - pr)) + min(0.0, sy * max_h)) - blur_pad * 3
+    y1 = max(float(fy1.max()), float(np.max(cy + pr)) + max(0.0, sy * max_h)) + blur_pad * 3
     bx0, by0 = max(0, int(math.floor(x0))), max(0, int(math.floor(y0)))
     bx1, by1 = min(W, int(math.ceil(x1)) + 1), min(H, int(math.ceil(y1)) + 1)
     mask_full = np.zeros((H, W), dtype=bool)
@@ -848,9 +862,11 @@ def render_hand(canvas_bgr: np.ndarray, landmarks_px: np.ndarray, style: HandSty
     wp[:, 2:5] *= fm
     lm_w = np.column_stack([(lm[:, 0] - bx0 + 0.5) * fx - 0.5, (lm[:, 1] - by0 + 0.5) * fy - 0.5,
                             lm[:, 2] * fm])
+    eye_w = None if eye is None else ((eye_a[0] - bx0 + 0.5) * fx - 0.5,
+                                      (eye_a[1] - by0 + 0.5) * fy - 0.5, eye_a[2] * fm)
     color, alpha, shade, hsurf, fore = _shade(wp, lm_w, (wh, ww), ppm * style.size_scale * fm,
                                               style, light, rng, shadow_strength, blur_pad * fm,
-                                              (sx, sy))
+                                              eye_w)
     if f < 1.0:
         size = (bw, bh)
         color = cv2.resize(color, size, interpolation=cv2.INTER_LINEAR)
@@ -870,26 +886,30 @@ def render_hand(canvas_bgr: np.ndarray, landmarks_px: np.ndarray, style: HandSty
     return HandRender(mask_full, height_full, hand_mask, (bx0, by0, bx1, by1), ppm)
 
 
-def _shade(prims: np.ndarray, lm: np.ndarray, shape: tuple[int, int], k: float,
-           style: HandStyle, light: np.ndarray, rng: np.random.Generator,
-           shadow_strength: float, blur_pad: float, throw: tuple[float, float]
-           ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Ray-cast and shade primitives on a (h, w) grid whose pixel (0, 0) is at the origin.
-    ``throw``: where the cast shadow of a drawn point one px high falls, px from that point.
-
-    Returns colour (h, w, 3) float32 0..255 (premultiplication undone), coverage alpha (h, w),
-    table shading factor (h, w) (cast shadow), surface height (h, w) and forearm mask (h, w).
-    """
-    import cv2
-
-    bh, bw = shape
+def _footprints(prims: np.ndarray, eye: np.ndarray | None
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per primitive, the table region (x0, x1, y0, y1) whose rays towards ``eye`` can meet it
+    (seen from straight above when ``eye`` is None): the central projection onto the table of
+    its bounding box's corners."""
     cx, cy, cz, pr, prz = (prims[:, i] for i in range(5))
-    parts = prims[:, 5].astype(np.int16)
-    sx, sy = throw
+    if eye is None:
+        return cx - pr, cx + pr, cy - pr, cy + pr
+    xs = np.stack([cx - pr, cx + pr] * 2, 1)  # (N, 4) corners, bottom then top
+    ys = np.stack([cy - pr, cy + pr, cy + pr, cy - pr], 1)
+    xs, ys = np.concatenate([xs, xs], 1), np.concatenate([ys, ys], 1)
+    zs = np.concatenate([np.repeat((cz - prz)[:, None], 4, 1), np.repeat((cz + prz)[:, None], 4, 1)],
+                        1)
+    k = eye[2] / (eye[2] - zs)  # the table point on the ray from the eye through the corner
+    px = eye[0] + (xs - eye[0]) * k
+    py = eye[1] + (ys - eye[1]) * k
+    return px.min(1), px.max(1), py.min(1), py.max(1)
 
-    # Ray-cast from above: keep, per pixel, the highest ellipsoid surface and which one it is.
-    zbuf = np.full((bh, bw), -1.0, dtype=np.float32)
-    who = np.full((bh, bw), -1, dtype=np.int32)
+
+def _cast_down(prims: np.ndarray, zbuf: np.ndarray, who: np.ndarray) -> None:
+    """Ray-cast the ellipsoids from straight above: keep, per grid pixel, the highest surface
+    in ``zbuf`` and its primitive in ``who``."""
+    bh, bw = zbuf.shape
+    cx, cy, cz, pr, prz = (prims[:, i] for i in range(5))
     for i in range(len(prims)):
         r = pr[i]
         px0, px1 = max(0, int(cx[i] - r)), min(bw, int(cx[i] + r) + 2)
@@ -908,17 +928,87 @@ def _shade(prims: np.ndarray, lm: np.ndarray, shape: tuple[int, int], k: float,
         upd = inside & (q > sub)
         sub[upd] = q[upd]
         who[py0:py1, px0:px1][upd] = i
+
+
+def _cast_towards(prims: np.ndarray, eye: np.ndarray, zbuf: np.ndarray, who: np.ndarray) -> None:
+    """Ray-cast the ellipsoids along each grid pixel's ray towards ``eye``: keep in ``zbuf``
+    the height of the first surface the ray meets coming from the eye (along one ray, the
+    nearer to the eye the higher) and in ``who`` its primitive.
+
+    An ellipsoid (radius r across, rz up) is a sphere once heights are scaled by r / rz, and
+    lines stay lines; with w the table point minus the centre and d the ray's direction (both
+    scaled), the meeting points solve |w + mu d|^2 = r^2, the eye's side being the larger mu.
+    w is small, so the quadratic is well conditioned in float64."""
+    bh, bw = zbuf.shape
+    ex, ey, ez = (float(v) for v in eye)
+    fx0, fx1, fy0, fy1 = _footprints(prims, eye)
+    for i in range(len(prims)):
+        cx, cy, cz, r, rz = (float(v) for v in prims[i, :5])
+        px0, px1 = max(0, int(fx0[i])), min(bw, int(fx1[i]) + 2)
+        py0, py1 = max(0, int(fy0[i])), min(bh, int(fy1[i]) + 2)
+        if px1 <= px0 or py1 <= py0:
+            continue
+        s = r / rz
+        xs = np.arange(px0, px1, dtype=np.float64)
+        ys = np.arange(py0, py1, dtype=np.float64)[:, None]
+        dx, dy, dz = ex - xs, ey - ys, ez * s
+        wx, wy, wz = xs - cx, ys - cy, -cz * s
+        a = dx * dx + dy * dy + dz * dz
+        b = wx * dx + wy * dy + wz * dz
+        disc = b * b - a * (wx * wx + wy * wy + (wz * wz - r * r))
+        inside = disc > 0
+        mu = (np.sqrt(np.maximum(disc, 0.0)) - b) / a
+        z = (mu * ez).astype(np.float32)
+        sub = zbuf[py0:py1, px0:px1]
+        upd = inside & (z > sub)
+        sub[upd] = z[upd]
+        who[py0:py1, px0:px1][upd] = i
+
+
+def _shade(prims: np.ndarray, lm: np.ndarray, shape: tuple[int, int], k: float,
+           style: HandStyle, light: np.ndarray, rng: np.random.Generator,
+           shadow_strength: float, blur_pad: float,
+           eye: tuple[float, float, float] | None = None
+           ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Ray-cast and shade primitives on a (h, w) grid whose pixel (0, 0) is at the origin,
+    along vertical rays, or along the rays towards ``eye`` (the camera's centre, grid px; see
+    :func:`render_hand`).
+
+    Returns colour (h, w, 3) float32 0..255 (premultiplication undone), coverage alpha (h, w),
+    table shading factor (h, w) (cast shadow), surface height (h, w) (of the point each pixel
+    shows) and forearm mask (h, w).
+    """
+    import cv2
+
+    bh, bw = shape
+    cx, cy, cz, pr, prz = (prims[:, i] for i in range(5))
+    parts = prims[:, 5].astype(np.int16)
+    sx, sy = -light[0] / light[2], -light[1] / light[2]
+
+    zbuf = np.full((bh, bw), -1.0, dtype=np.float32)
+    who = np.full((bh, bw), -1, dtype=np.int32)
+    if eye is None:
+        _cast_down(prims, zbuf, who)
+    else:
+        _cast_towards(prims, np.asarray(eye, np.float64), zbuf, who)
     mask = (zbuf > 0.0) & (who >= 0)
     hsurf = np.where(mask, zbuf, 0.0).astype(np.float32)
+
+    # Everything below is worked out at the hand's pixels only (flat arrays, row-major), the
+    # grids (blurs, noise, shadow) being sampled there.
+    yy, xx = np.nonzero(mask)
+    hh = hsurf[yy, xx]
+    wi = who[yy, xx]
+    gx, gy = xx.astype(np.float32), yy.astype(np.float32)
+    if eye is not None:  # the surface point a pixel shows lies on its ray, towards the eye
+        gx = gx + (np.float32(eye[0]) - gx) * (hh / np.float32(eye[2]))
+        gy = gy + (np.float32(eye[1]) - gy) * (hh / np.float32(eye[2]))
 
     # Normals of the winning primitive's surface, computed where it is a sphere (z scaled
     # by r/rz): swept ones drop the axial component and add the taper; the palm (a grid of
     # flat ellipsoids) and the forearm take the smoothed height field's gradient instead.
-    wi = np.where(mask, who, 0)
-    gx = np.arange(bw, dtype=np.float32)[None, :]
-    gy = np.arange(bh, dtype=np.float32)[:, None]
     zs = (pr / prz)[wi]
-    vx, vy, vz = gx - cx[wi], gy - cy[wi], (hsurf - cz[wi]) * zs
+    vx, vy, vz = gx - cx[wi], gy - cy[wi], (hh - cz[wi]) * zs
     ax, ay, az = prims[wi, 6], prims[wi, 7], prims[wi, 8] * zs
     an = np.sqrt(ax * ax + ay * ay + az * az)
     swept = an > 1e-6
@@ -929,64 +1019,70 @@ def _shade(prims: np.ndarray, lm: np.ndarray, shape: tuple[int, int], k: float,
     taper = prims[wi, 9]
     vx, vy, vz = vx / vn - taper * ax, vy / vn - taper * ay, vz / vn - taper * az
     nx, ny, nz = vx, vy, vz * zs
-    part = np.where(mask, parts[wi], -1)
+    part = parts[wi]
     palm = (part == _PART_PALM) | (part == _PART_FOREARM)  # smooth, seamless wrist
     if palm.any():
         hp = cv2.GaussianBlur(hsurf, (0, 0), 1.6 * k)
         gyy, gxx = np.gradient(hp)
-        nx = np.where(palm, -gxx, nx)
-        ny = np.where(palm, -gyy, ny)
+        nx = np.where(palm, -gxx[yy, xx], nx)
+        ny = np.where(palm, -gyy[yy, xx], ny)
         nz = np.where(palm, 1.0, nz)
     nn = np.sqrt(nx * nx + ny * ny + nz * nz) + 1e-9
     nx, ny, nz = nx / nn, ny / nn, np.maximum(nz / nn, 0.0)
 
     # Cast shadow on the table: splat each hand pixel along the light, then soften.
     shadow = np.zeros((bh, bw), dtype=np.float32)
-    yy, xx = np.nonzero(mask)
-    hh = hsurf[yy, xx]
-    sxp = np.clip(np.round(xx + sx * hh).astype(int), 0, bw - 1)
-    syp = np.clip(np.round(yy + sy * hh).astype(int), 0, bh - 1)
+    fx_, fy_ = (xx, yy) if eye is None else (gx, gy)  # the points' feet
+    sxp = np.clip(np.round(fx_ + sx * hh).astype(int), 0, bw - 1)
+    syp = np.clip(np.round(fy_ + sy * hh).astype(int), 0, bh - 1)
     shadow[syp, sxp] = 1.0
     shadow = cv2.dilate(shadow, np.ones((3, 3), np.uint8))
     shadow = cv2.GaussianBlur(shadow, (0, 0), max(1.0, blur_pad))
-    contact = cv2.GaussianBlur(mask.astype(np.float32), (0, 0), max(1.0, 2.5 * k))
+    if eye is None:
+        contact = cv2.GaussianBlur(mask.astype(np.float32), (0, 0), max(1.0, 2.5 * k))
+    else:  # the table darkens near the parts close to it, around their feet
+        near = np.zeros((bh, bw), dtype=np.float32)
+        near[np.clip(np.round(fy_).astype(int), 0, bh - 1),
+             np.clip(np.round(fx_).astype(int), 0, bw - 1)] = np.exp(-hh / (8.0 * k))
+        near = cv2.dilate(near, np.ones((3, 3), np.uint8))
+        contact = cv2.GaussianBlur(near, (0, 0), max(1.0, 2.5 * k))
     shade_table = 1.0 - np.clip(shadow_strength * shadow + 0.25 * contact, 0.0, 0.8)
 
     # Surface shading.
     skin = np.array(style.skin_rgb[::-1], dtype=np.float32) / 255.0
     sss = np.array(style.sss_rgb[::-1], dtype=np.float32) / 255.0
     nail = np.array(style.nail_color_rgb[::-1], dtype=np.float32) / 255.0
-    low = _smooth_noise(rng, (bh, bw), 6.0 * k)
-    fine = _smooth_noise(rng, (bh, bw), 0.6)
-    albedo = skin[None, None, :] * (1.0 + 0.045 * low[..., None] + 0.025 * fine[..., None])
+    low = _smooth_noise(rng, (bh, bw), 6.0 * k)[yy, xx]
+    fine = _smooth_noise(rng, (bh, bw), 0.6)[yy, xx]
+    albedo = skin[None, :] * (1.0 + 0.045 * low[:, None] + 0.025 * fine[:, None])
     is_finger = part >= 10
     distal = is_finger & ((part - 10) % 3 == 2)
-    albedo = np.where(distal[..., None], albedo * 0.93 + sss * 0.07 * skin.mean(), albedo)
-    fore = part == _PART_FOREARM
+    albedo = np.where(distal[:, None], albedo * 0.93 + sss * 0.07 * skin.mean(), albedo)
+    fore = np.zeros((bh, bw), dtype=bool)
+    fore[yy, xx] = part == _PART_FOREARM
 
     ndl = nx * light[0] + ny * light[1] + nz * light[2]
     wrap = np.clip((ndl + 0.45) / 1.45, 0.0, 1.0)
     lambert = np.clip(ndl, 0.0, 1.0)
     scatter = np.clip(wrap - lambert, 0.0, 1.0)
-    hblur = cv2.GaussianBlur(hsurf, (0, 0), max(1.0, 5.0 * k))
-    ao = np.clip(1.0 - 0.9 * np.maximum(hblur - hsurf, 0.0) / (9.0 * k), 0.45, 1.0)
+    hblur = cv2.GaussianBlur(hsurf, (0, 0), max(1.0, 5.0 * k))[yy, xx]
+    ao = np.clip(1.0 - 0.9 * np.maximum(hblur - hh, 0.0) / (9.0 * k), 0.45, 1.0)
 
     # Creases across the fingers at the PIP and DIP joints, nails on the distal bones.
-    crease = np.ones((bh, bw), dtype=np.float32)
-    nail_w = np.zeros((bh, bw), dtype=np.float32)
+    crease = np.ones(len(yy), dtype=np.float32)
+    nail_w = np.zeros(len(yy), dtype=np.float32)
     for fi, fname in enumerate(FINGERS):
         j = FINGER_JOINTS[fname]
-        sel = (part >= _finger_part(fi, 0)) & (part <= _finger_part(fi, 2))
-        if not sel.any():
+        sel = np.nonzero((part >= _finger_part(fi, 0)) & (part <= _finger_part(fi, 2)))[0]
+        if not len(sel):
             continue
-        ys_, xs_ = np.nonzero(sel)
-        pts = np.column_stack([xs_, ys_, hsurf[ys_, xs_]]).astype(np.float64)
+        pts = np.column_stack([gx[sel], gy[sel], hh[sel]]).astype(np.float64)
         for jj, pa, pb in ((j.pip, j.mcp, j.dip), (j.dip, j.pip, j.tip)):
             axis = lm[pb] - lm[pa]
             axis /= max(np.linalg.norm(axis), 1e-6)
             d = (pts - lm[jj]) @ axis
             depth = 0.08 if fname == "thumb" else 0.13
-            crease[ys_, xs_] *= 1.0 - depth * np.exp(-(d / (1.1 * k)) ** 2)
+            crease[sel] *= 1.0 - depth * np.exp(-(d / (1.1 * k)) ** 2)
         # Nail: a patch on the back of the distal bone.
         dd, tt = lm[j.dip], lm[j.tip]
         b = tt - dd
@@ -1003,27 +1099,37 @@ def _shade(prims: np.ndarray, lm: np.ndarray, shape: tuple[int, int], k: float,
         r_tip = _RADII_MM[fname][3] * k
         half_len = (0.42 if fname != "thumb" else 0.38) * (_BONES_MM[fname][2] * k) / 2 + 1e-6
         centre = dd + b * (blen * 0.62)
-        dsel = part[ys_, xs_] == _finger_part(fi, 2)
+        dsel = part[sel] == _finger_part(fi, 2)
         rel = pts - centre
         e = ((rel @ b) / half_len) ** 2 + ((rel @ lat) / (0.62 * r_tip)) ** 2
         w = np.clip((1.0 - e) * 4.0, 0.0, 1.0) * ((rel @ dorsal) > 0.15 * r_tip) * dsel
-        nail_w[ys_, xs_] = np.maximum(nail_w[ys_, xs_], w)
+        nail_w[sel] = np.maximum(nail_w[sel], w)
 
     diffuse = 0.26 * ao + 0.78 * wrap * (0.6 + 0.4 * ao)
-    base = albedo * (1.0 - 0.55 * nail_w[..., None]) + nail * 0.55 * nail_w[..., None]
-    color = base * (diffuse * crease)[..., None]
-    color += sss[None, None, :] * (0.22 * scatter * ao * skin.mean())[..., None]
-    hv = light + np.array([0.0, 0.0, 1.0])
-    hv /= np.linalg.norm(hv)
-    ndh = np.clip(nx * hv[0] + ny * hv[1] + nz * hv[2], 0.0, 1.0)
+    base = albedo * (1.0 - 0.55 * nail_w[:, None]) + nail * 0.55 * nail_w[:, None]
+    color = base * (diffuse * crease)[:, None]
+    color += sss[None, :] * (0.22 * scatter * ao * skin.mean())[:, None]
+    if eye is None:
+        hv = light + np.array([0.0, 0.0, 1.0])
+        hv /= np.linalg.norm(hv)
+        ndh = np.clip(nx * hv[0] + ny * hv[1] + nz * hv[2], 0.0, 1.0)
+    else:  # half vector between the light and each point's direction to the camera
+        vx_, vy_, vz_ = np.float32(eye[0]) - gx, np.float32(eye[1]) - gy, np.float32(eye[2]) - hh
+        vn_ = np.sqrt(vx_ * vx_ + vy_ * vy_ + vz_ * vz_)
+        hx_, hy_, hz_ = (light[0] + vx_ / vn_, light[1] + vy_ / vn_, light[2] + vz_ / vn_)
+        hn_ = np.sqrt(hx_ * hx_ + hy_ * hy_ + hz_ * hz_)
+        ndh = np.clip((nx * hx_ + ny * hy_ + nz * hz_) / hn_, 0.0, 1.0)
     spec_k = style.specular * (1.0 + 2.0 * nail_w) * (0.85 + 0.15 * fine)
-    color += (spec_k * ndh ** (18.0 + 40.0 * nail_w) * ao)[..., None]
+    color += (spec_k * ndh ** (18.0 + 40.0 * nail_w) * ao)[:, None]
     color = np.clip(color * 255.0, 0.0, 255.0).astype(np.float32)
 
-    # Soft (anti-aliased) edges: blur coverage and premultiplied colour alike.
+    # Soft (anti-aliased) edges: blur coverage and premultiplied colour alike (the colour is
+    # zero off the hand).
     alpha = mask.astype(np.float32)
     alpha_s = cv2.GaussianBlur(alpha, (0, 0), 0.6)
-    pre_s = cv2.GaussianBlur(color * alpha[..., None], (0, 0), 0.6)
+    pre = np.zeros((bh, bw, 3), dtype=np.float32)
+    pre[yy, xx] = color
+    pre_s = cv2.GaussianBlur(pre, (0, 0), 0.6)
     col_s = pre_s / np.maximum(alpha_s, 1e-4)[..., None]
     return col_s, alpha_s, shade_table.astype(np.float32), hsurf, fore
 

@@ -38,7 +38,7 @@ __all__ = [
 ]
 
 #: Bumped whenever the same seed would give a different scene.
-GENERATOR_VERSION = "synth-2"  # synth-2: the hand is drawn with the camera's parallax
+GENERATOR_VERSION = "synth-3"  # synth-3: the hand is ray-cast along the camera's rays
 CAMERA_KINDS: tuple[str, ...] = ("top", "oblique")
 
 
