@@ -219,43 +219,41 @@ def test_render_throws_the_shadow_from_where_the_joints_really_are():
 
 def test_render_along_the_cameras_rays():
     """With ``eye`` each table pixel shows what the camera's ray through it meets first: a
-    raised fingertip is drawn away from the camera, by its height over the camera's (the
-    table point on the ray through it), a pressing one where it is; the hand, nearer the
-    camera than the table, covers more of it; the sides of a finger face an oblique camera."""
+    fingertip, raised or pressing, is drawn at the table point on the camera's ray through it
+    (a raised one away from its foot, where the flat drawing leaves bare table), and the hand,
+    nearer the camera than the table, covers more of it."""
     style = HandStyle("right", skin_rgb=(224, 172, 140))
     lm_mm = RIGHT.pose((120.0, 60.0), 10.0, {"index": Down(110.0, 185.0), "little": Lifted(40.0)},
                        strict=False)
     px = landmarks_to_canvas_px(lm_mm, 2.5, 700)
-    index, middle = FINGERTIPS["index"], FINGERTIPS["little"]
-    assert px[index, 2] == pytest.approx(0.0, abs=0.5) and px[middle, 2] > 35 * 2.5
+    index, lifted = FINGERTIPS["index"], FINGERTIPS["little"]
+    assert px[index, 2] == pytest.approx(0.0, abs=0.5) and px[lifted, 2] > 35 * 2.5
     above = px[0] * [1, 1, 0] + [-100 * 2.5, 0.0, 450 * 2.5]  # 45 cm up, 10 cm beside the wrist
-    oblique = px[middle] * [1, 1, 0] + [0.0, 500 * 2.5, 350 * 2.5]  # off the canvas, low
+    oblique = px[lifted] * [1, 1, 0] + [0.0, 500 * 2.5, 350 * 2.5]  # off the canvas, low
     flat = render_hand(_canvas(), px, style, rng=np.random.default_rng(5), px_per_mm=2.5)
     for eye in (above, oblique):
         r = render_hand(_canvas(), px, style, rng=np.random.default_rng(5), px_per_mm=2.5,
                         eye=tuple(eye))
-        for tip in (index, middle):
+        for tip in (index, lifted):
             k = eye[2] / (eye[2] - px[tip, 2])
             seen = eye[:2] + (px[tip, :2] - eye[:2]) * k
             col, row = np.round(seen).astype(int)
             assert r.mask[row, col], tip
             # the ray through the joint meets the hand at or before it (coming from the eye)
             assert r.height_px[row, col] >= px[tip, 2] - 1.0
-        moved = np.linalg.norm(eye[:2] + (px[middle, :2] - eye[:2]) * eye[2] / (eye[2] - px[middle, 2])
-                               - px[middle, :2])
-        assert moved > 10 * 2.5  # the raised tip is drawn well away from its foot
+        seen = eye[:2] + (px[lifted, :2] - eye[:2]) * eye[2] / (eye[2] - px[lifted, 2])
+        assert np.linalg.norm(seen - px[lifted, :2]) > 10 * 2.5  # drawn well away from its foot
         # where it is seen, the flat drawing (seen from straight above) leaves bare table
-        seen = eye[:2] + (px[middle, :2] - eye[:2]) * eye[2] / (eye[2] - px[middle, 2])
         col, row = np.round(seen).astype(int)
         assert not flat.mask[row - 2:row + 3, col - 2:col + 3].any()
         assert r.hand_mask.sum() > 1.03 * flat.hand_mask.sum()  # nearer than the table: bigger
-    # deterministic, and the same call without eye is the flat render
+    # deterministic; an eye not well above the hand is refused
     a, b = _canvas(), _canvas()
     render_hand(a, px, style, rng=np.random.default_rng(5), px_per_mm=2.5, eye=tuple(oblique))
     render_hand(b, px, style, rng=np.random.default_rng(5), px_per_mm=2.5, eye=tuple(oblique))
     assert (a == b).all()
     with pytest.raises(ValueError, match="eye"):
-        render_hand(_canvas(), px, style, eye=(0.0, 0.0, 50.0))  # not above the hand
+        render_hand(_canvas(), px, style, eye=(0.0, 0.0, 50.0))
 
 
 def test_render_validates_inputs():

@@ -63,7 +63,7 @@ def test_route_holds_carry_the_route_ids(judged):
     hull = cv2.convexHull(lm)
     problems = " | ".join(verdict["route"]["problems"])
     for hid, seen, c, r in zip(obs.holds.ids, obs.holds.detected, obs.holds.centres_px,
-                               obs.holds.radii_px):
+                               obs.holds.radii_px, strict=True):
         covered = cv2.pointPolygonTest(hull, (float(c[0]), float(c[1])), True) > -(r + 0.35 * palm)
         assert seen or covered, (hid, problems)
         if not seen:

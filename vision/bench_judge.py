@@ -233,6 +233,19 @@ colour 100 %; centre 0.23 px (0.20 mm). Events F1 0.719 (P 0.784, R 0.663; 0.794
 other_hand 6/6, none on the 42 others; card_moved 2/6 (the four missed are oblique), none on
 the 42 others; verdicts 23/48 (48 %): top 20/30, oblique 3/18, mostly placements not seen
 (``no_contact``). Speed: 63.6 frames/s at 640x480 (ratio 1.07), 60.7 at 1280x720 (1.18).
+
+2026-12-03, renderer ``synth-3`` (the hand ray-cast along the camera's rays: raised parts seen
+beside their feet, nearer ones bigger, the fingers' sides in oblique views), the seventh contact
+model (trained on 106 ``synth-2`` renders, chosen by cross-validation before this run), seeds
+16300-16347 (``--hd-seed 16400 --hd-seconds 3``), rendered and run once: holds with the route
+file precision 0.999, recall 0.999; ring detector alone precision 0.995, recall 0.989, colour
+100 %; centre 0.24 px (0.22 mm). Events F1 0.709 (P 0.730, R 0.690; 0.809 on time);
+other_hand 4/6 (two free hands coming in from the picture's edge, seen by neither MediaPipe nor
+the skin check), none on the 42 others; card_moved 5/6, none on the 42 others; verdicts 28/48
+(58 %): top 22/30, oblique 6/18, mostly placements not seen (then ``no_contact``) and resting
+fingers read as wrong-colour placements. Speed: 58.7 frames/s at 640x480 (ratio 1.00), 51.8 at
+1280x720 (0.99). The sixth model replayed on the same recordings: 22/48 (top 19/30, oblique
+3/18).
 """
 
 from __future__ import annotations

@@ -18,7 +18,9 @@ parallax drawn (``synth-2``, 2026-12-03) the view no longer wins or loses: conta
 trained and tested (4-fold by clip) on 44 climbs of seeds 16100-16143 recorded with and without
 the view scored F1 0.714 and 0.720 (oblique climbs about 0.5 either way: for a finger pressing
 a hold, MediaPipe's fingertip lies a median 1.2 hold radii to the side of it there, against 0.2
-from above).
+from above). With the hand ray-cast along the camera's rays (``synth-3``), on 11 oblique climbs
+of seeds 16102-16128 judged by the sixth contact model: F1 0.483 with the view, 0.432 without
+(2/11 verdicts either way).
 """
 
 from __future__ import annotations

@@ -897,8 +897,8 @@ def _footprints(prims: np.ndarray, eye: np.ndarray | None
     xs = np.stack([cx - pr, cx + pr] * 2, 1)  # (N, 4) corners, bottom then top
     ys = np.stack([cy - pr, cy + pr, cy + pr, cy - pr], 1)
     xs, ys = np.concatenate([xs, xs], 1), np.concatenate([ys, ys], 1)
-    zs = np.concatenate([np.repeat((cz - prz)[:, None], 4, 1), np.repeat((cz + prz)[:, None], 4, 1)],
-                        1)
+    zs = np.concatenate([np.repeat((cz - prz)[:, None], 4, 1),
+                         np.repeat((cz + prz)[:, None], 4, 1)], 1)
     k = eye[2] / (eye[2] - zs)  # the table point on the ray from the eye through the corner
     px = eye[0] + (xs - eye[0]) * k
     py = eye[1] + (ys - eye[1]) * k
