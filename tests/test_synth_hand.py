@@ -234,14 +234,14 @@ def test_render_along_the_cameras_rays():
     for eye in (above, oblique):
         r = render_hand(_canvas(), px, style, rng=np.random.default_rng(5), px_per_mm=2.5,
                         eye=tuple(eye))
+        # the table point on the camera's ray through each joint
+        seen = eye[:2] + (px[:, :2] - eye[:2]) * (eye[2] / (eye[2] - px[:, 2]))[:, None]
         for tip in (index, lifted):
-            k = eye[2] / (eye[2] - px[tip, 2])
-            seen = eye[:2] + (px[tip, :2] - eye[:2]) * k
-            col, row = np.round(seen).astype(int)
+            col, row = np.round(seen[tip]).astype(int)
             assert r.mask[row, col], tip
             # the ray through the joint meets the hand at or before it (coming from the eye)
             assert r.height_px[row, col] >= px[tip, 2] - 1.0
-        seen = eye[:2] + (px[lifted, :2] - eye[:2]) * eye[2] / (eye[2] - px[lifted, 2])
+        seen = seen[lifted]
         assert np.linalg.norm(seen - px[lifted, :2]) > 10 * 2.5  # drawn well away from its foot
         # where it is seen, the flat drawing (seen from straight above) leaves bare table
         col, row = np.round(seen).astype(int)
