@@ -636,7 +636,9 @@ def test_a_start_read_as_the_hold_beside_the_start_zone(start_self: bool, downs:
     zone = route.zone_px("start")
     lm_on_start = _finger_over(zone.mean(0) + 0.2 * 60.0 * np.array([0.0, -1.0]), np.array([0.0, -1.0]))
     det = ContactDetector(ContactParams(start_self=start_self), colour_map=ColourMap())
+    # the hold is yellow (the ring's colour): the index's P clears the bar of a hold of
+    # another colour (ContactParams.wrong_level)
     events = _scripted_events(det, route, lambda t: [None, hold, None, None, None],
-                              lambda t: [0.0, 0.9, 0, 0, 0], lm_at=lambda lm, t: lm_on_start)
+                              lambda t: [0.0, 0.95, 0, 0, 0], lm_at=lambda lm, t: lm_on_start)
     got = [(e["finger"], e["target"]) for e in events if e["type"] == "down"]
     assert got == [(f, hold if tg == "hold" else tg) for f, tg in downs]

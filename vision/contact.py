@@ -49,7 +49,16 @@ class ContactParams:
             it, while a placement needs a reach.
         wrong_level, wrong_s: the higher bar and longer time for a finger going into a hold of
             another colour than its own, or onto the start zone after the start (rare faults,
-            so they must be seen clearly).
+            so they must be seen clearly). ``wrong_level`` 0.8 -> 0.9 (2026-12-03, session 19),
+            chosen on 104 recorded ``synth-3`` climbs (seeds 16102-16128 oblique, 16300-16347,
+            16500-16544; the seventh contact model never trained on them): verdicts 52 -> 56
+            (top 41 -> 45 of 58: resting fingers and neighbours of the right hold no longer
+            read as wrong-colour placements or returns to the start zone; oblique 11 of 46
+            either way, one won and one lost), events F1 0.716 -> 0.718; the 106 ``synth-2``
+            climbs the model was trained on: no verdict changed. 0.85: 55; 0.95: 56; with
+            ``wrong_s`` 0.27 or 0.35, ``other_colour_weight`` 0.3 or 0.55, ``on_level`` 0.6 or
+            ``stay_level`` 0.25 or 0.35 as well: 54-56. Asking the same bar of a finger going
+            into a hold another finger is on (``occupied_hold``) changed nothing there.
         stay_level: P(still down) below which a finger down starts to count as lifted.
         off_s: time P(still down) must stay below ``stay_level`` to lift the finger.
         rescue_s, rescue_level, rescue_min_s: when the last finger down lifts while no other
@@ -78,7 +87,13 @@ class ContactParams:
             over the finish card before it presses is not down yet); 0: the run's start.
         other_colour_weight: when several holds lie under one finger, the score of a hold of
             another colour than the finger's is multiplied by this before choosing (a climber
-            aims for the own colour; 1 disables).
+            aims for the own colour; 1 disables). 0.4 -> 0.15 (2026-12-03, session 19, with
+            ``wrong_level`` 0.9, on the same 104 ``synth-3`` climbs): verdicts 56 -> 58 (a
+            no_contact climb whose index was read on the black hold beside its blue one, a clean
+            climb scored 4 instead of 6), none lost, events F1 0.718 -> 0.725; on the 106
+            ``synth-2`` climbs one verdict more (a clean climb judged wrong_finger), none lost.
+            0.05: 57. The seventh contact model was trained with 0.4 (training chooses its
+            targets with this weight too, :func:`vision.train_contact.on_samples`).
         gap_s: a run of evidence towards a down survives this long without support (the tip
             lost for a frame); it is confirmed only by supported frames.
         back_s, back_level, back_tip_palm: see :meth:`ContactDetector._date_back` (0 disables).
@@ -157,7 +172,7 @@ class ContactParams:
     relift_s: float = 0.35
     keep_level: float = 0.3
     prestart_s: float = 0.6
-    wrong_level: float = 0.8
+    wrong_level: float = 0.9
     wrong_s: float = 0.2
     stay_level: float = 0.3
     off_s: float = 0.066
@@ -166,7 +181,7 @@ class ContactParams:
     rescue_min_s: float = 0.066
     rescue_gap_s: float = 0.1
     rescue_other_colour: bool = False
-    other_colour_weight: float = 0.4
+    other_colour_weight: float = 0.15
     gap_s: float = 0.07
     back_s: float = 0.6
     back_level: float = 0.3
