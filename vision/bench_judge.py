@@ -246,6 +246,18 @@ the skin check), none on the 42 others; card_moved 5/6, none on the 42 others; v
 fingers read as wrong-colour placements. Speed: 58.7 frames/s at 640x480 (ratio 1.00), 51.8 at
 1280x720 (0.99). The sixth model replayed on the same recordings: 22/48 (top 19/30, oblique
 3/18).
+
+2026-12-03 (session 19), ``synth-3``, the seventh model, the decoder's ``wrong_level`` 0.9 and
+``other_colour_weight`` 0.15 (chosen on recorded dev climbs before this run), seeds 16700-16771
+(``--hd-seed 16748 --hd-seconds 3``), rendered and run once: holds with the route file
+precision 1.000, recall 1.000; ring detector alone precision 0.998, recall 0.988, colour 100 %;
+centre 0.23 px (0.20 mm). Events F1 0.761 (P 0.811, R 0.716; 0.826 on time); other_hand 9/9 (4
+seen first by the skin), none on the 63 others; card_moved 8/9, none on the 63 others; verdicts
+51/72 (71 %): top 37/45, oblique 14/27; by script clean 7/18, wrong_finger 14/18, used_hold 7/9,
+card_moved 7/9, other_hand 9/9, no_contact 7/9. The decoder of before, replayed on the same
+recordings: 50/72. Speed: 61.5 frames/s at 640x480 (ratio 0.98), 53.2 at 1280x720 (ratio 0.84;
+the 90-frame clip timed four more times: 0.72 cold, then 1.06, 1.13, 1.02: a 3 s clip is too
+short for a steady ratio).
 """
 
 from __future__ import annotations

@@ -13,6 +13,11 @@ exist in real footage as well as in the synthetic renders (no renderer artefact 
   table while the hand moves), and its motion relative to the hand (arrival then stillness);
 - covering: the fraction of the hold's ring and hole that differs from the empty route.
 
+Measured and not used (2026-12-03, 14 recorded ``synth-3`` climbs, 6164 finger-frames):
+MediaPipe's relative depth ``z`` (tip minus knuckle, middle or last joint, or wrist, over the
+palm size) separates a pressing finger from the others with an AUC of 0.55-0.59, top or oblique,
+against 0.76-0.78 from above for the finger's apparent length (0.57-0.61 obliquely).
+
 :class:`ContactNet` is a one-hidden-layer perceptron (numpy only) over these features, whose
 weights are trained from rendered ground truth by :mod:`vision.train_contact` and stored in
 ``vision/contact_model.json`` next to this module (with the feature list and normalisation).
