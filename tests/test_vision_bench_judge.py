@@ -1,10 +1,14 @@
-"""The judge benchmark's own parts: event matching, the sorting of its errors, parallel renders."""
+"""The judge benchmark's own parts: event matching, the sorting of its errors, parallel renders,
+the speed figures."""
 
 from __future__ import annotations
 
 import json
 
-from vision.bench_judge import event_errors, match_events, render_all
+import numpy as np
+import pytest
+
+from vision.bench_judge import event_errors, match_events, render, render_all, speed_figures
 
 
 def _down(t: float, finger: str, target: str) -> dict:
@@ -77,3 +81,20 @@ def test_folded_placements_are_the_tips_under_the_palm() -> None:
     root = Path(__file__).resolve().parents[1] / "sample_videos"
     for clip in ("clean_top", "wrong_finger_top", "clean_oblique", "other_hand_edge_top"):
         assert folded_placements(json.loads((root / clip / "ground_truth.json").read_text())) == []
+
+
+def test_speed_figures_are_medians_of_runs_taken_in_turn(tmp_path) -> None:
+    """The referee and the bare MediaPipe loops really run over the clip (every frame counted)
+    ``runs`` times each; the figures printed are the medians of those runs and their ratios."""
+    clip = render(5, "top", "clean", tmp_path / "clip", size=(320, 240), num_frames=16, progress=False)
+    assert clip is not None
+    sp = speed_figures(clip, 2)
+    assert sp["frames"] == 16 and sp["runs"] == 2
+    for key in ("judge", "bare_same", "bare_all"):
+        runs = sp[f"{key}_runs"]
+        assert len(runs) == 2 and all(x > 0 for x in runs)
+        assert sp["fps"][key] == pytest.approx(float(np.median(runs)))
+    assert sp["ratio_same"] == pytest.approx(sp["fps"]["judge"] / sp["fps"]["bare_same"])
+    assert sp["ratio_all"] == pytest.approx(sp["fps"]["judge"] / sp["fps"]["bare_all"])
+    with pytest.raises(ValueError, match="runs"):
+        speed_figures(clip, 0)
