@@ -493,6 +493,20 @@ def test_overrides_on_random_streams_keep_invariants(steps, fingers):
     assert ReviewedVerdict.from_json(json.loads(json.dumps(rv.to_json()))) == rv
 
 
+def test_a_waived_fault_never_leaves_a_one_finger_move():
+    """Found by the random streams above: the index on the start zone moves to b1 without an
+    up (a no_contact at that moment, waived by a person, so the finger stays down), then lifts:
+    it was the only finger down, so that lift is the no_contact fault (it used to end a move
+    of one finger, which no rule scores, and the judge failed)."""
+    events = _stream([("down", "index", "start"), ("down", "index", "b1"), ("up", "index", None)])
+    auto = judge_events(HOLDS, events)
+    assert auto.fault is not None and (auto.fault.code, auto.fault.t) == ("no_contact", 0.1)
+    rv = review(HOLDS, events, [CancelFault("no_contact", 0.1)])
+    assert rv.final.moves == () or all(m.fingers >= 2 for m in rv.final.moves)
+    assert rv.final.fault is not None and rv.final.fault.code == "no_contact"
+    assert rv.final.fault.t == pytest.approx(0.2) and rv.final.fault.finger == "index"
+
+
 def test_warnings_read_in_french():
     """The judge's warnings about the event log (kept in English in the records) read in
     French in a French verdict; a cancelled fault too."""

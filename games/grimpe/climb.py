@@ -767,7 +767,9 @@ class ClimbJudge:
                 return
             self._note("warning", ev, f"{f} lifted but it was not down: ignored", "stray_up")
             return
-        if self.phase == "placing" and not self.placed:
+        # the last finger down lifting: nothing placed yet, or (after a person waived an earlier
+        # fault) the finger placed is the only one down
+        if self.phase == "placing" and (not self.placed or len(self.down) < 2):
             if self._fault("no_contact", ev, f"{f} lifted with no other finger down"):
                 return
         target = self.down[f]
