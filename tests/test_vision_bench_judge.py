@@ -96,5 +96,7 @@ def test_speed_figures_are_medians_of_runs_taken_in_turn(tmp_path) -> None:
         assert sp["fps"][key] == pytest.approx(float(np.median(runs)))
     assert sp["ratio_same"] == pytest.approx(sp["fps"]["judge"] / sp["fps"]["bare_same"])
     assert sp["ratio_all"] == pytest.approx(sp["fps"]["judge"] / sp["fps"]["bare_all"])
+    one = speed_figures(clip, 1, warm=False)  # the caller's own run already warmed the caches
+    assert one["frames"] == 16 and len(one["judge_runs"]) == 1
     with pytest.raises(ValueError, match="runs"):
         speed_figures(clip, 0)

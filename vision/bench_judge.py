@@ -536,26 +536,28 @@ def bare_mediapipe(folder: Path, stride: int = 1) -> tuple[int, float]:
     return n, time.perf_counter() - t0
 
 
-def speed_figures(folder: Path, runs: int = 3) -> dict[str, Any]:
+def speed_figures(folder: Path, runs: int = 3, *, warm: bool = True) -> dict[str, Any]:
     """Frames/s of the referee (:func:`judge_clip`) and of bare MediaPipe loops
     (:func:`bare_mediapipe`) over the clip in ``folder``: one untimed run of the referee to warm
-    the caches, then ``runs`` timed runs of each, taken in turn so that a busy moment of the
-    machine falls on both; the medians, their ratios and each run's figure. A short clip's
-    ratio swings from run to run (0.72 to 1.13 on a 90-frame 1280x720 clip), hence the median."""
+    the caches (``warm`` False: the caller has just run it), then ``runs`` timed runs of each,
+    taken in turn so that a busy moment of the machine falls on both; the medians, their ratios
+    and each run's figure. A short clip's ratio swings from run to run (0.72 to 1.13 on a
+    90-frame 1280x720 clip), hence the median."""
     if runs < 1:
         raise ValueError(f"runs must be 1 or more, got {runs}")
-    warm = judge_clip(folder)
-    stride = warm["stride"]
+    if warm:
+        judge_clip(folder)
     judge_fps, sub_fps, all_fps = [], [], []
     for _ in range(runs):
         r = judge_clip(folder)
         judge_fps.append(r["frames"] / r["seconds"])
+        stride = r["stride"]
         n, t = bare_mediapipe(folder, stride)
         sub_fps.append(n / t)
         n, t = bare_mediapipe(folder, 1)
         all_fps.append(n / t)
     med = {k: float(np.median(v)) for k, v in (("judge", judge_fps), ("bare_same", sub_fps), ("bare_all", all_fps))}
-    return {"frames": warm["frames"], "stride": stride, "runs": runs, "fps": med,
+    return {"frames": r["frames"], "stride": stride, "runs": runs, "fps": med,
             "ratio_same": med["judge"] / med["bare_same"], "ratio_all": med["judge"] / med["bare_all"],
             "judge_runs": judge_fps, "bare_same_runs": sub_fps, "bare_all_runs": all_fps}
 
@@ -724,7 +726,7 @@ def main(argv: list[str] | None = None) -> int:
         if size in seen_sizes:
             continue
         seen_sizes.add(size)  # type: ignore[arg-type]
-        sp = speed_figures(f, args.speed_runs)
+        sp = speed_figures(f, args.speed_runs, warm=False)  # each clip was judged once above
         fps = sp["fps"]
         print(f"  {size[0]}x{size[1]} (seed {r['gt']['seed']}, {sp['frames']} frames, median of {sp['runs']} "
               f"runs): judge-video {fps['judge']:.1f} frames/s (MediaPipe on 1 frame in {sp['stride']}); "
