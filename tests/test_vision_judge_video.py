@@ -251,3 +251,74 @@ def test_annotated_frames_show_the_contacts_decided_for_them():
     assert decided and max(lag) >= 2 * max(ref.contacts.lookahead) - 1  # live results lag
     # each frame shows the latest state decided for it or for the frame just before it
     assert all(0 <= i - c < ref.stride for i, c in decided), decided[:20]
+
+
+def _hide_holds(src: Path, dst: Path, gt: dict, until: int) -> None:
+    """``src`` with every hold painted over (a disc of card grey) on its first ``until``
+    frames: the route shows only later, while the hand is seen from the first frame."""
+    cam = gt["camera"]
+    K, R, t = (np.asarray(cam[k], float) for k in ("K", "R_cam_from_world", "t_cam_from_world_mm"))
+
+    def px(x_mm: float, y_mm: float) -> np.ndarray:
+        p = K @ (R @ np.array([x_mm, y_mm, 0.0]) + t)
+        return p[:2] / p[2]
+
+    discs = []
+    for h in gt["route"]["holds"]:
+        c = px(h["x_mm"], h["y_mm"])
+        r = float(np.linalg.norm(px(h["x_mm"] + h["radius_mm"] + 5.0, h["y_mm"]) - c))
+        discs.append((tuple(int(v) for v in np.round(c)), int(r) + 1))
+    with VideoReader(src) as vr:
+        out = cv2.VideoWriter(str(dst), cv2.VideoWriter_fourcc(*"mp4v"), vr.fps, (vr.info.width, vr.info.height))
+        for i, _, frame in vr:
+            if i < until:
+                for c, r in discs:
+                    cv2.circle(frame, c, r, (205, 210, 210), -1)
+            out.write(frame)
+        out.release()
+
+
+def test_a_route_found_late_is_judged_again_from_the_start(tmp_path, capsys):
+    """The holds hidden for the first 1.5 s (the climber's index already on the start zone at
+    0.6 s): one pass finds the route at ~1.7 s and misses the start; judge_video_file judges
+    the file again with the route found, from its first frame, and sees the start in time."""
+    from vision.pipeline import feed_video, judge_video_file
+
+    route = json.loads((CLIP / "route.json").read_text())
+    gt = json.loads((CLIP / "ground_truth.json").read_text())
+    video = tmp_path / "late.mp4"
+    _hide_holds(CLIP / "video.mp4", video, gt, until=45)
+    start = next(e for e in gt["events"] if e["type"] == "down")
+    assert start["target"] == "start" and start["t"] < 1.0
+
+    with VideoReader(video) as vr:
+        once = GrimpeReferee(route, fps=vr.fps)
+        feed_video(once, vr)
+    first = once.finish()
+    once.close()
+    assert once.route_came_late and once.route_detector.found_frame >= 45
+    assert not any(e["type"] == "down" and e["t"] < 1.5 for e in first["events"])
+    assert "what happened before was not judged" in first["route"]["problems"][-1]
+
+    ref, n = judge_video_file(video, lambda vr, found: GrimpeReferee(route, fps=vr.fps, found_route=found))
+    verdict = ref.finish()
+    ref.close()
+    assert ref.again and not ref.route_came_late and n == gt["num_frames"]
+    seen = next(e for e in verdict["events"] if e["type"] == "down")
+    assert (seen["finger"], seen["target"]) == (start["finger"], "start") and abs(seen["t"] - start["t"]) <= 0.2
+    assert "judged again from its start" in verdict["route"]["problems"][-1]
+    from ui.grimpe_video import _note
+
+    assert "jugée de nouveau depuis le début" in _note(verdict["route"]["problems"][-1], "fr")
+    assert "n'a pas été jugé" in _note(first["route"]["problems"][-1], "fr")
+    exp = gt["expected_verdict"]
+    assert (verdict["result"], verdict["score"]) == (exp["result"], exp["score"])
+
+    # the command line does the same, and its annotated video is the second pass's
+    out = tmp_path / "ann.mp4"
+    assert main(["grimpe", "judge-video", str(video), "--route", str(CLIP / "route.json"), "--json",
+                 "--annotated-out", str(out)]) == 0
+    cli = json.loads(capsys.readouterr().out)
+    assert cli["events"] == verdict["events"] and cli["route"]["problems"] == verdict["route"]["problems"]
+    with VideoReader(out) as a:
+        assert sum(1 for _ in a) == gt["num_frames"]

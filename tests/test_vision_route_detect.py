@@ -124,6 +124,33 @@ def test_detector_completes_the_route_in_windows_once_the_hand_moves_away():
     assert err.max() < 2.0, f"centre errors {err.round(2)}"
 
 
+def test_detector_keeps_looking_while_the_hand_hides_the_route():
+    """A climb filmed with the hand already over the cards: no route on the first tries, so
+    the detector keeps trying (every ``retry_spacing`` frames, not every ``spacing``) and finds
+    the route once the cards show, saying it came late."""
+    frame, gt, holds, truth_px = _scene_4105()
+    det = RouteDetector(gt["route"], max_tries=4, spacing=4, retry_spacing=8)
+    everything = np.ones(frame.shape[:2], bool)
+    f = 0
+    for f in range(0, 16, 4):  # the first tries: the hand hides everything
+        assert det.update(frame, f, everything) is None
+    assert det.tries == 4 and not det.done and det.found_try is None
+    # past the first tries, frames closer than retry_spacing are not tried
+    assert det.update(frame, 16, everything) is None and det.tries == 4
+    assert det.update(frame, 20, everything) is None and det.tries == 5
+    det.update(frame, 24, lambda: None)
+    assert det.tries == 5, "a try 4 frames after the last one, past the first tries"
+    obs = det.update(frame, 28, lambda: None)  # the hand has gone
+    assert obs is not None and det.done and det.tries == 6
+    assert det.found_frame == 28 and det.found_late
+    err = np.linalg.norm(obs.holds.centres_px - truth_px, axis=1)
+    assert obs.holds.detected.sum() >= len(holds) - 1 and err.max() < 2.0
+    # found on a first try: not late
+    early = RouteDetector(gt["route"], max_tries=4, spacing=4)
+    early.update(frame, 0, everything)
+    assert early.update(frame, 4, None) is not None and early.found_try == 2 and not early.found_late
+
+
 def test_occlusion_meter_sees_a_covered_hold_not_a_light_change():
     frame, gt, holds, truth_px = _scene_4105()
     obs = RouteDetector(gt["route"]).update(frame, 0, None)

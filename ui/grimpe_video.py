@@ -89,57 +89,80 @@ def judge_video(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
     from vision.annotate import ContactSync
-    from vision.pipeline import GrimpeReferee, run_video
+    from vision.pipeline import GrimpeReferee, judge_video_file
     from vision.route_detect import RouteNotFound
     from vision.video import VideoError, VideoReader
 
     try:
-        reader = VideoReader(args.video)
+        with VideoReader(args.video) as reader:
+            info = reader.info
     except VideoError as exc:
         raise UserError(str(exc)) from None
-    writer = None
-    try:
+    state: dict[str, Any] = {"writer": None, "sync": None, "bar": None}
+
+    def make(vr: Any, found: Any) -> Any:
         try:
-            referee = GrimpeReferee(route, calibration, reader.fps, stride=args.stride,
-                                    colour_map=colour_map)
+            return GrimpeReferee(route, calibration, vr.fps, stride=args.stride, colour_map=colour_map,
+                                 found_route=found)
         except RouteNotFound as exc:
             raise UserError(f"{args.route}: {exc}") from None
+
+    def start_pass(referee: Any, vr: Any) -> Any:
+        # a second pass (the route was found late: judged again from the start) starts the
+        # annotated video and the progress bar over
+        again = state["bar"] is not None
+        close_outputs()
         if args.annotated_out:
-            info = reader.info
             writer = cv2.VideoWriter(args.annotated_out, cv2.VideoWriter_fourcc(*"mp4v"), info.fps,
                                      (info.width, info.height))
             if not writer.isOpened():
                 raise UserError(f"{args.annotated_out}: cannot write a video there (use .mp4)")
-        total = reader.info.frame_count or None
-        # each frame drawn with the contact state decided for it (decided a little later)
-        sync = None if writer is None else ContactSync(referee, writer.write)
-        with tqdm(total=total, desc="judging", unit="frame", disable=None, file=sys.stderr) as bar:
+            state["writer"] = writer
+            # each frame drawn with the contact state decided for it (decided a little later)
+            state["sync"] = ContactSync(referee, writer.write)
+        desc = "judging again from the start (the route showed late)" if again else "judging"
+        bar = tqdm(total=info.frame_count or None, desc=desc, unit="frame", disable=None, file=sys.stderr)
+        state["bar"] = bar
+        sync = state["sync"]
 
-            def shown(i: int, frame: Any, result: Any) -> None:
-                if sync is not None and frame is not None:
-                    sync.push(frame, result)
-                bar.update(1)
+        def shown(i: int, frame: Any, result: Any) -> None:
+            if sync is not None and frame is not None:
+                sync.push(frame, result)
+            bar.update(1)
 
-            run_video(referee, reader, shown, decode_all=writer is not None)
+        return shown
+
+    def close_outputs() -> None:
+        if state["bar"] is not None:
+            state["bar"].close()
+        if state["writer"] is not None:
+            state["writer"].release()
+            state["writer"] = state["sync"] = None
+
+    referee = None
+    try:
+        try:
+            referee, _ = judge_video_file(args.video, make, on_pass=start_pass,
+                                          decode_all=bool(args.annotated_out))
+        except VideoError as exc:
+            raise UserError(str(exc)) from None
+        state["bar"].close()
         verdict = referee.finish()
-        if sync is not None:
-            sync.close()
+        if state["sync"] is not None:
+            state["sync"].close()
         frames = verdict["frames"]
         if referee.route is None:
             raise UserError(
                 f"{args.video}: no route found (no coloured hold rings were recognised in the "
-                f"first frames{'' if route is None else ' that match ' + str(args.route)}); film "
+                f"video{'' if route is None else ' that match ' + str(args.route)}); film "
                 "the whole route from above, well lit, with the hand away at the start")
         if frames["with_hand"] == 0:
             raise UserError(f"{args.video}: no hand was found in {frames['processed']} frames "
                             "looked at; keep the climbing hand in view")
     finally:
-        reader.close()
-        if writer is not None:
-            writer.release()
-        close = getattr(locals().get("referee"), "close", None)
-        if close is not None:
-            close()
+        close_outputs()
+        if referee is not None:
+            referee.close()
     if args.events_out:
         try:
             with open(args.events_out, "w", encoding="utf-8") as f:
@@ -199,6 +222,13 @@ _NOTES_FR: tuple[tuple[str, str], ...] = (
      "cartes Départ/Arrivée non trouvées : zones inconnues"),
     (r"zones guessed from the Départ/Arrivée cards \(no route file\)",
      "zones déduites des cartes Départ/Arrivée (pas de fichier de voie)"),
+    ((r"the route was found only at ([\d.]+) s \(frame (\d+)\), the cards hidden before: "
+      r"the video was judged again from its start with it"),
+     ("voie trouvée seulement à {0} s (image {1}), les cartes cachées avant : la vidéo a été "
+      "jugée de nouveau depuis le début avec elle")),
+    ((r"the route was found only at ([\d.]+) s \(frame (\d+)\), the cards hidden before: "
+      r"what happened before was not judged"),
+     "voie trouvée seulement à {0} s (image {1}), les cartes cachées avant : ce qui a précédé n'a pas été jugé"),
 )
 
 

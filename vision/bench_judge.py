@@ -462,6 +462,27 @@ def bench_holds(folder: Path) -> dict[str, Any]:
     return out
 
 
+def route_in_climb(gt: dict[str, Any], verdict: dict[str, Any]) -> dict[str, Any]:
+    """The route as the referee judged a climb with it (``verdict["route"]``, found with the
+    hand in view) against the truth: per hold its centre error in table mm (through the
+    ground-truth camera) and whether it was seen or placed from the route file; whether the
+    route was found late (the video judged again from its start)."""
+    from vision.camera import CameraModel
+
+    route = verdict.get("route")
+    if not route:
+        return {"found": False, "seen_mm": [], "placed_mm": [], "late": False}
+    cam = CameraModel.from_dict(gt["camera"])
+    truth = {h["id"]: (h["x_mm"], h["y_mm"]) for h in gt["route"]["holds"]}
+    holds = [h for h in route["holds"] if h["id"] in truth]
+    mm = cam.pixels_to_plane(np.array([[h["x_px"], h["y_px"]] for h in holds], float))
+    err = np.linalg.norm(mm - np.array([truth[h["id"]] for h in holds]), axis=1)
+    return {"found": True,
+            "seen_mm": [float(e) for e, h in zip(err, holds) if h["seen"]],
+            "placed_mm": [float(e) for e, h in zip(err, holds) if not h["seen"]],
+            "late": any("judged again from its start" in p for p in route.get("problems", []))}
+
+
 #: a placement whose fingertip lies less than this far (mm, along the hand) ahead of the
 #: finger's knuckle: the renderer folded the finger back under the palm to reach a hold the
 #: hand has passed; its tip is hidden under the hand and no camera above can see it
@@ -492,17 +513,15 @@ def folded_placements(gt: dict[str, Any]) -> list[dict[str, Any]]:
 
 def judge_clip(folder: Path, *, bare: bool = False) -> dict[str, Any]:
     """Run the referee on a clip the way ``judge-video`` does (skipped frames not decoded)."""
-    from vision.pipeline import GrimpeReferee, feed_video
-    from vision.video import VideoReader
+    from vision.pipeline import GrimpeReferee, judge_video_file
 
     gt = json.loads((folder / "ground_truth.json").read_text())
     route = json.loads((folder / "route.json").read_text())
     t0 = time.perf_counter()
-    with VideoReader(folder / "video.mp4") as vr:
-        ref = GrimpeReferee(route, fps=vr.fps, colour_map=_colour_map(gt))
-        n = feed_video(ref, vr)
-        verdict = ref.finish()
-        ref.close()
+    ref, n = judge_video_file(folder / "video.mp4", lambda vr, found: GrimpeReferee(
+        route, fps=vr.fps, colour_map=_colour_map(gt), found_route=found))
+    verdict = ref.finish()
+    ref.close()
     dt = time.perf_counter() - t0
     return {"gt": gt, "verdict": verdict, "frames": n, "seconds": dt, "stride": ref.stride}
 
@@ -642,6 +661,7 @@ def main(argv: list[str] | None = None) -> int:
     # and climbs without one where one was reported
     others = {k: {"truth": 0, "found": 0, "false": 0, "skin": 0} for k in ("other_hand", "card_moved")}
     by_folded = {False: [0, 0], True: [0, 0]}  # climbs, verdicts right
+    routes: list[dict[str, Any]] = []
     for job in climb_jobs:
         s, cam, script = job[:3]
         f = render_job(job)
@@ -669,6 +689,7 @@ def main(argv: list[str] | None = None) -> int:
         exp_code = (exp.get("fault") or {}).get("code")
         ok = verdict_right(v, exp)
         right += ok
+        routes.append(route_in_climb(gt, v))
         folded = bool(folded_placements(gt))
         by_folded[folded][0] += 1
         by_folded[folded][1] += ok
@@ -693,6 +714,16 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {kind}: reported on {row['found']}/{row['truth']} climbs that have one{how}; on "
               f"{row['false']} of the {n_clips - row['truth']} that have none")
     print(f"  verdicts exactly right (result, fault code, score): {right}/{n_clips}")
+    if routes:
+        seen_mm = np.array([e for r in routes for e in r["seen_mm"]])
+        placed_mm = np.array([e for r in routes for e in r["placed_mm"]])
+        print(f"  route as judged (found with the hand in view): found on {sum(r['found'] for r in routes)}/"
+              f"{len(routes)} climbs, {sum(r['late'] for r in routes)} of them late (judged again from "
+              f"the start); holds seen {len(seen_mm)}, placed from the route file {len(placed_mm)}")
+        for name, e in (("seen", seen_mm), ("placed", placed_mm)):
+            if len(e):
+                print(f"    {name}: centre error median {np.median(e):.2f} mm, p95 {np.percentile(e, 95):.2f} mm, "
+                      f"max {e.max():.1f} mm; {int((e > 4).sum())} more than 4 mm off")
     if by_folded[True][0]:
         print(f"    climbs with a placement no camera can see (a finger folded under the palm, tip "
               f"< {FOLDED_MM:.0f} mm ahead of its knuckle): {by_folded[True][1]}/{by_folded[True][0]} "

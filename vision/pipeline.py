@@ -52,7 +52,7 @@ from vision.other_hand import OtherHandWatcher
 from vision.route_detect import RouteDetector, RouteNotFound
 from vision.table_view import TableView, needs_view
 
-__all__ = ["GrimpeReferee", "RouteNotFound", "feed_video", "load_route_json", "run_video"]
+__all__ = ["GrimpeReferee", "RouteNotFound", "feed_video", "judge_video_file", "load_route_json", "run_video"]
 
 
 def load_route_json(route: Any) -> dict[str, Any] | None:
@@ -97,6 +97,10 @@ class GrimpeReferee:
         tracker: a :class:`vision.hands.HandTracker`-like object (default: a new one).
         colour_map: a :class:`games.grimpe.cards.ColourMap` for the judge (default rulebook).
         params: contact tuning (:class:`vision.contact.ContactParams`).
+        found_route: the :class:`vision.route_detect.RouteDetector` of an earlier pass over
+            the same video that found the route only late (:attr:`route_came_late`): this
+            pass starts with its route and empty-route reference, and judges from the first
+            frame (:func:`judge_video_file`).
 
     ``update(frame_bgr, t_s, frame_index)`` → :class:`vision.observations.FrameResult`;
     ``annotate(frame_bgr, result)`` → a drawn copy; ``finish()`` → the verdict dict
@@ -129,7 +133,7 @@ class GrimpeReferee:
 
     def __init__(self, route: Any = None, calibration: Any = None, fps: float = 30.0, *,
                  stride: int | None = None, tracker: Any = None, colour_map: Any = None,
-                 params: ContactParams | None = None) -> None:
+                 params: ContactParams | None = None, found_route: RouteDetector | None = None) -> None:
         from games.grimpe.climb import ClimbJudge
 
         self.route_json = load_route_json(route)
@@ -141,7 +145,13 @@ class GrimpeReferee:
 
             tracker = HandTracker(max_num_hands=2)
         self.tracker = tracker
-        self.route_detector = RouteDetector(self.route_json)
+        if found_route is not None and found_route.observation is None:
+            raise ValueError("found_route has found no route")
+        self.route_detector = found_route or RouteDetector(self.route_json)
+        #: judged again with the route an earlier pass found late
+        self.again = found_route is not None
+        if found_route is not None:
+            found_route.done = True
         self.contacts = ContactDetector(params, colour_map=colour_map)
         self.colour_map = colour_map
         self._ClimbJudge = ClimbJudge
@@ -185,6 +195,13 @@ class GrimpeReferee:
     @property
     def route(self) -> RouteObservation | None:
         return self.route_detector.observation
+
+    @property
+    def route_came_late(self) -> bool:
+        """The route was found only after its first tries (the hand hid the cards until then):
+        the frames before were not judged. Offline, judge the video again with it
+        (:func:`judge_video_file`); live, the verdict's route problems say so."""
+        return not self.again and self.route_detector.found_late
 
     def wants_frame(self, frame_index: int) -> bool:
         """True if :meth:`update` will look at this frame (others may be skipped undecoded):
@@ -456,13 +473,22 @@ class GrimpeReferee:
                                                  route.holds.radii_px, route.holds.confidence,
                                                  route.holds.detected)],
                 "low_confidence": list(route.holds.low_confidence),
-                "problems": list(route.problems),
+                "problems": list(route.problems) + self._late_note(),
                 "frame": route.frame_index,
             }
             if self.holds_mm is not None:
                 for h, mm in zip(v["route"]["holds"], self.holds_mm):
                     h["x_mm"], h["y_mm"] = round(float(mm[0]), 2), round(float(mm[1]), 2)
         return v
+
+    def _late_note(self) -> list[str]:
+        rd = self.route_detector
+        if not rd.found_late or rd.found_frame is None:
+            return []
+        when = f"the route was found only at {rd.found_frame / self.fps:.1f} s (frame {rd.found_frame}), the cards hidden before"
+        if self.again:
+            return [f"{when}: the video was judged again from its start with it"]
+        return [f"{when}: what happened before was not judged"]
 
     def close(self) -> None:
         close = getattr(self.tracker, "close", None)
@@ -475,6 +501,35 @@ def feed_video(referee: GrimpeReferee, reader: Any, *, overlap: bool = True) -> 
     wants decoded and judged, the others skipped undecoded (as ``judge-video`` does). Returns
     the number of frames gone through. ``overlap``: see :func:`run_video`."""
     return run_video(referee, reader, overlap=overlap)
+
+
+def judge_video_file(path: str | Path, make_referee: Callable[[Any, RouteDetector | None], GrimpeReferee], *,
+                     on_pass: Callable[[GrimpeReferee, Any], Any] | None = None,
+                     decode_all: bool = False, overlap: bool = True) -> tuple[GrimpeReferee, int]:
+    """Judge the video file ``path`` to its end with ``make_referee(reader, None)``; when that
+    referee found the route only late (:attr:`GrimpeReferee.route_came_late`: a climb filmed
+    with the hand already over the cards), judge the file again from its first frame with
+    ``make_referee(reader, found)``, the route and empty-route reference found, so that the
+    start of the climb is judged too. Returns the referee of the last pass (call its
+    ``finish`` then ``close``) and the frames it went through. ``on_pass(referee, reader)`` is
+    called before each pass and returns that pass's ``on_frame`` for :func:`run_video` (or
+    None). Raises :class:`vision.video.VideoError` for a file that cannot be read."""
+    from vision.video import VideoReader
+
+    found: RouteDetector | None = None
+    while True:
+        with VideoReader(path) as reader:
+            referee = make_referee(reader, found)
+            try:
+                on_frame = None if on_pass is None else on_pass(referee, reader)
+                n = run_video(referee, reader, on_frame, decode_all=decode_all, overlap=overlap)
+            except BaseException:
+                referee.close()
+                raise
+        if found is not None or not referee.route_came_late:
+            return referee, n
+        found = referee.route_detector
+        referee.close()
 
 
 def run_video(referee: GrimpeReferee, reader: Any,

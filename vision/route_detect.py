@@ -1123,11 +1123,15 @@ class RouteDetector:
     yet seen and the hand has since uncovered the table (:func:`detect_rings_near`, a few ms
     instead of a full search; with fewer holds seen the map may be wrong: full search). It
     stops when every hold of the route file is seen or the tries are spent; holds never seen
-    are placed from the route file and flagged.
+    are placed from the route file and flagged. With no route found after ``max_tries`` (the
+    hand over the cards from the first frame, or the cards laid after the video began), it
+    keeps trying every ``retry_spacing`` frames on the table as it is then (outside the hand)
+    until the route is found; :attr:`found_late` then tells that the frames before could not
+    be judged (:func:`vision.pipeline.judge_video_file` judges a video file again with it).
     """
 
     def __init__(self, route_json: dict[str, Any] | None = None, *, max_tries: int = 4,
-                 spacing: int = 4) -> None:
+                 spacing: int = 4, retry_spacing: int = 8) -> None:
         self.route_json = route_json
         self.holds = route_holds_from_json(route_json) if route_json else []
         if route_json is not None and not self.holds:
@@ -1137,6 +1141,7 @@ class RouteDetector:
                                 "a route with geometry is needed to match holds in the video")
         self.max_tries = max_tries
         self.spacing = max(1, spacing)
+        self.retry_spacing = max(1, retry_spacing)
         self.observation: RouteObservation | None = None
         self.reference_bgr: np.ndarray | None = None
         self.reference_valid: np.ndarray | None = None
@@ -1144,6 +1149,9 @@ class RouteDetector:
         self.scene: SceneLight | None = None
         self.rings: list[Ring] = []
         self.tries = 0
+        #: the try that found the route, and its frame (None: not found yet)
+        self.found_try: int | None = None
+        self.found_frame: int | None = None
         self.full_searches = 0
         self.done = False
         #: some of the reference was taken from a frame where no hand was found: a hand
@@ -1157,7 +1165,8 @@ class RouteDetector:
         (called only on the frames where a try is made)."""
         if self.done:
             return self.observation
-        if self._last_try is not None and 0 <= frame_index - self._last_try < self.spacing:
+        spacing = self.spacing if self.tries < self.max_tries else self.retry_spacing
+        if self._last_try is not None and 0 <= frame_index - self._last_try < spacing:
             return self.observation
         self._last_try = frame_index
         if callable(hand_mask):
@@ -1167,11 +1176,16 @@ class RouteDetector:
         if self.reference_bgr is None or self.reference_valid is None:
             self.reference_bgr = frame_bgr.copy()
             self.reference_valid = free.copy()
+        elif self.observation is None and self.tries >= self.max_tries:
+            # still no route after the first tries: look at the table as it is now wherever
+            # the hand is not (the cards may have been hidden, or laid after the first frames)
+            self.reference_bgr[free] = frame_bgr[free]
+            self.reference_valid |= free
         else:
             fill = free & ~self.reference_valid
-            if not fill.any() and self.observation is not None:
+            if not fill.any():
                 self.tries += 1
-                self.done = self.tries >= self.max_tries
+                self.done = self.observation is not None and self.tries >= self.max_tries
                 return self.observation
             self.reference_bgr[fill] = frame_bgr[fill]
             self.reference_valid |= free
@@ -1187,9 +1201,17 @@ class RouteDetector:
         if self.observation is not None:
             if self.route_json is None or self.observation.holds.detected.all():
                 self.done = True
-        if self.tries >= self.max_tries:
+        if self.observation is not None and self.found_try is None:
+            self.found_try, self.found_frame = self.tries, frame_index
+        if self.tries >= self.max_tries and self.observation is not None:
             self.done = True
         return self.observation
+
+    @property
+    def found_late(self) -> bool:
+        """Whether the route was found only after the first ``max_tries`` tries (the cards
+        hidden until then): what happened before it was found could not be judged."""
+        return self.found_try is not None and self.found_try > self.max_tries
 
     def forget(self, mask: np.ndarray) -> None:
         """Take the reference's pixels under ``mask`` for unseen (a hand found later was there

@@ -132,15 +132,18 @@ def record_clip(folder: Path, stride: int = 2) -> dict[str, Any]:
     smoothed climbing-hand landmarks, time, index and hold occlusion (what the contact stage
     receives), plus the route observation, the ground truth and the non-contact events."""
     from vision.bench_judge import _colour_map
-    from vision.pipeline import GrimpeReferee, feed_video
-    from vision.video import VideoReader
+    from vision.pipeline import GrimpeReferee, judge_video_file
 
     gt = json.loads((folder / "ground_truth.json").read_text())
     route = json.loads((folder / "route.json").read_text())
     rec: list[tuple[Any, float, int, Any]] = []
     views: list[Any] = []
-    with VideoReader(folder / "video.mp4") as vr:
-        ref = GrimpeReferee(route, fps=vr.fps, colour_map=_colour_map(gt), stride=stride)
+
+    def make(vr: Any, found: Any) -> Any:
+        # a second pass (the route found late) is recorded from its start
+        rec.clear()
+        views.clear()
+        ref = GrimpeReferee(route, fps=vr.fps, colour_map=_colour_map(gt), stride=stride, found_route=found)
         orig = ref.contacts.update
 
         def spy(lm: Any, t: float, f: int, r: Any, occ: Any = None, view: Any = None) -> Any:
@@ -150,9 +153,11 @@ def record_clip(folder: Path, stride: int = 2) -> dict[str, Any]:
             return orig(lm, t, f, r, occ, view=view)
 
         ref.contacts.update = spy  # type: ignore[method-assign]
-        feed_video(ref, vr)
-        v = ref.finish()
-        ref.close()
+        return ref
+
+    ref, _ = judge_video_file(folder / "video.mp4", make)
+    v = ref.finish()
+    ref.close()
     other = [e for e in v["events"] if e["type"] not in ("down", "up")]
     # the landmarks and route as the contact stage sees them (in the table view when the
     # camera is oblique: the view is fixed once the route is known)
