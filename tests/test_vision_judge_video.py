@@ -300,10 +300,20 @@ def test_a_route_found_late_is_judged_again_from_the_start(tmp_path, capsys):
     assert not any(e["type"] == "down" and e["t"] < 1.5 for e in first["events"])
     assert "what happened before was not judged" in first["route"]["problems"][-1]
 
-    ref, n = judge_video_file(video, lambda vr, found: GrimpeReferee(route, fps=vr.fps, found_route=found))
+    calls = []
+
+    def make(vr, earlier):
+        ref = GrimpeReferee(route, fps=vr.fps, earlier=earlier)
+        if earlier is not None:  # the second pass tracks no frame again
+            update = ref.tracker.update
+            ref.tracker.update = lambda *a, **k: calls.append(1) or update(*a, **k)
+        return ref
+
+    ref, n = judge_video_file(video, make)
     verdict = ref.finish()
     ref.close()
     assert ref.again and not ref.route_came_late and n == gt["num_frames"]
+    assert calls == [] and len(ref._reuse) > 0.4 * n and not ref._tracked
     seen = next(e for e in verdict["events"] if e["type"] == "down")
     assert (seen["finger"], seen["target"]) == (start["finger"], "start") and abs(seen["t"] - start["t"]) <= 0.2
     assert "judged again from its start" in verdict["route"]["problems"][-1]

@@ -151,6 +151,44 @@ def test_detector_keeps_looking_while_the_hand_hides_the_route():
     assert early.update(frame, 4, None) is not None and early.found_try == 2 and not early.found_late
 
 
+def test_holds_hidden_at_the_start_are_seen_later_where_they_are():
+    """Holds the hand hid while the route was found are placed from the route's map, which a
+    map fitted on part of a tilted route can put far off (here moved 3 radii, as the map of a
+    rendered climb put a card 31-49 mm off): refine() looks for them widely once the hand has
+    gone, keeps the route that sees them apart (refined_shift), and adopt_refined() takes it."""
+    import dataclasses
+
+    frame, gt, holds, truth_px = _scene_4105()
+    card = holds[0]["card"]
+    hidden = [k for k, h in enumerate(holds) if h["card"] == card]
+    assert 0 < len(hidden) < len(holds) / 2
+    hand = np.zeros(frame.shape[:2], bool)
+    yy, xx = np.mgrid[:frame.shape[0], :frame.shape[1]]
+    for k in hidden:
+        hand |= (xx - truth_px[k, 0]) ** 2 + (yy - truth_px[k, 1]) ** 2 < 30 ** 2
+    masked = frame.copy()
+    masked[hand] = (90, 140, 200)
+    det = RouteDetector(gt["route"], max_tries=1)
+    obs = det.update(masked, 0, hand)
+    assert det.done and not obs.holds.detected[hidden].any()
+    assert det.refine(masked, 1, hand) is None  # nothing uncovered yet
+    # the map put the hidden holds 3 radii away from the rings
+    moved = obs.holds.centres_px.copy()
+    moved[hidden] += 3.0 * obs.holds.radii_px[hidden, None] * np.array([0.8, 0.6])
+    det.observation = dataclasses.replace(obs, holds=dataclasses.replace(obs.holds, centres_px=moved))
+    assert det.refine(frame, 10, None) is None, "not before `spacing` frames"
+    found = det.refine(frame, 40, None)
+    assert found is not None and found is det.refined and found.holds.detected[hidden].all()
+    assert det.refined_shift() > 2.5
+    err = np.linalg.norm(found.holds.centres_px - truth_px, axis=1)
+    assert err.max() < 2.0, f"centre errors {err.round(2)}"
+    # the route found stays until a new pass takes the refined one, with its reference
+    assert det.observation.holds.centres_px is moved
+    det.adopt_refined()
+    assert det.observation is found and det.refined is None and det.reference_valid.all()
+    assert np.array_equal(det.reference_bgr[hand], frame[hand])
+
+
 def test_occlusion_meter_sees_a_covered_hold_not_a_light_change():
     frame, gt, holds, truth_px = _scene_4105()
     obs = RouteDetector(gt["route"]).update(frame, 0, None)

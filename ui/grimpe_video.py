@@ -103,7 +103,7 @@ def judge_video(args: argparse.Namespace) -> int:
     def make(vr: Any, found: Any) -> Any:
         try:
             return GrimpeReferee(route, calibration, vr.fps, stride=args.stride, colour_map=colour_map,
-                                 found_route=found)
+                                 earlier=found)
         except RouteNotFound as exc:
             raise UserError(f"{args.route}: {exc}") from None
 
@@ -120,7 +120,7 @@ def judge_video(args: argparse.Namespace) -> int:
             state["writer"] = writer
             # each frame drawn with the contact state decided for it (decided a little later)
             state["sync"] = ContactSync(referee, writer.write)
-        desc = "judging again from the start (the route showed late)" if again else "judging"
+        desc = "judging again from the start (the route seen better)" if again else "judging"
         bar = tqdm(total=info.frame_count or None, desc=desc, unit="frame", disable=None, file=sys.stderr)
         state["bar"] = bar
         sync = state["sync"]
@@ -226,6 +226,10 @@ _NOTES_FR: tuple[tuple[str, str], ...] = (
       r"the video was judged again from its start with it"),
      ("voie trouvée seulement à {0} s (image {1}), les cartes cachées avant : la vidéo a été "
       "jugée de nouveau depuis le début avec elle")),
+    ((r"holds (.+) were seen after the start, up to ([\d.]+) hold radii from where the route file "
+      r"put them: the video was judged again from its start with them"),
+     ("prises {0} vues après le départ, jusqu'à {1} rayons de prise de là où le fichier de voie "
+      "les plaçait : la vidéo a été jugée de nouveau depuis le début avec elles")),
     ((r"the route was found only at ([\d.]+) s \(frame (\d+)\), the cards hidden before: "
       r"what happened before was not judged"),
      "voie trouvée seulement à {0} s (image {1}), les cartes cachées avant : ce qui a précédé n'a pas été jugé"),

@@ -466,12 +466,13 @@ def route_in_climb(gt: dict[str, Any], verdict: dict[str, Any]) -> dict[str, Any
     """The route as the referee judged a climb with it (``verdict["route"]``, found with the
     hand in view) against the truth: per hold its centre error in table mm (through the
     ground-truth camera) and whether it was seen or placed from the route file; whether the
-    route was found late (the video judged again from its start)."""
+    video was judged again from its start because the route was found late, or because holds
+    hidden at the start were seen later far from where they had been placed."""
     from vision.camera import CameraModel
 
     route = verdict.get("route")
     if not route:
-        return {"found": False, "seen_mm": [], "placed_mm": [], "late": False}
+        return {"found": False, "seen_mm": [], "placed_mm": [], "late": False, "refined": False}
     cam = CameraModel.from_dict(gt["camera"])
     truth = {h["id"]: (h["x_mm"], h["y_mm"]) for h in gt["route"]["holds"]}
     holds = [h for h in route["holds"] if h["id"] in truth]
@@ -480,7 +481,8 @@ def route_in_climb(gt: dict[str, Any], verdict: dict[str, Any]) -> dict[str, Any
     return {"found": True,
             "seen_mm": [float(e) for e, h in zip(err, holds) if h["seen"]],
             "placed_mm": [float(e) for e, h in zip(err, holds) if not h["seen"]],
-            "late": any("judged again from its start" in p for p in route.get("problems", []))}
+            "late": any(p.startswith("the route was found only at") for p in route.get("problems", [])),
+            "refined": any("were seen after the start" in p for p in route.get("problems", []))}
 
 
 #: a placement whose fingertip lies less than this far (mm, along the hand) ahead of the
@@ -519,7 +521,7 @@ def judge_clip(folder: Path, *, bare: bool = False) -> dict[str, Any]:
     route = json.loads((folder / "route.json").read_text())
     t0 = time.perf_counter()
     ref, n = judge_video_file(folder / "video.mp4", lambda vr, found: GrimpeReferee(
-        route, fps=vr.fps, colour_map=_colour_map(gt), found_route=found))
+        route, fps=vr.fps, colour_map=_colour_map(gt), earlier=found))
     verdict = ref.finish()
     ref.close()
     dt = time.perf_counter() - t0
@@ -718,8 +720,10 @@ def main(argv: list[str] | None = None) -> int:
         seen_mm = np.array([e for r in routes for e in r["seen_mm"]])
         placed_mm = np.array([e for r in routes for e in r["placed_mm"]])
         print(f"  route as judged (found with the hand in view): found on {sum(r['found'] for r in routes)}/"
-              f"{len(routes)} climbs, {sum(r['late'] for r in routes)} of them late (judged again from "
-              f"the start); holds seen {len(seen_mm)}, placed from the route file {len(placed_mm)}")
+              f"{len(routes)} climbs; judged again from the start on {sum(r['late'] or r['refined'] for r in routes)} "
+              f"({sum(r['late'] for r in routes)} route found late, {sum(r['refined'] for r in routes)} holds "
+              f"seen later far from where they were placed); holds seen {len(seen_mm)}, placed from the route "
+              f"file {len(placed_mm)}")
         for name, e in (("seen", seen_mm), ("placed", placed_mm)):
             if len(e):
                 print(f"    {name}: centre error median {np.median(e):.2f} mm, p95 {np.percentile(e, 95):.2f} mm, "

@@ -1149,6 +1149,16 @@ class RouteDetector:
         self.scene: SceneLight | None = None
         self.rings: list[Ring] = []
         self.tries = 0
+        #: once the route is found, holds it placed from the route file looked for again where
+        #: the hand uncovers the table later (:meth:`refine`): the route seeing more holds, on a
+        #: reference completed since (None: none yet)
+        self.refined: RouteObservation | None = None
+        self.refined_bgr: np.ndarray | None = None
+        self.refined_valid: np.ndarray | None = None
+        self._refined_rings: list[Ring] = []
+        self._last_refine: int | None = None
+        #: the route found before :meth:`adopt_refined` took the refined one (None: not taken)
+        self.adopted_from: RouteObservation | None = None
         #: the try that found the route, and its frame (None: not found yet)
         self.found_try: int | None = None
         self.found_frame: int | None = None
@@ -1212,6 +1222,84 @@ class RouteDetector:
         """Whether the route was found only after the first ``max_tries`` tries (the cards
         hidden until then): what happened before it was found could not be judged."""
         return self.found_try is not None and self.found_try > self.max_tries
+
+    def refine(self, frame_bgr: np.ndarray, frame_index: int, hand_mask: Any = None, *,
+               spacing: int = 30, reach: float = 8.0) -> RouteObservation | None:
+        """After the route is found (:attr:`done`) with holds placed from the route file
+        (hidden by the hand on the first frames): every ``spacing`` frames, complete a copy of
+        the reference where the hand has uncovered the table since, and search it for rings
+        within ``reach`` radii of where the route's map puts each such hold (wide: a map fitted
+        on part of the route may be far off there). A route that then sees more holds is kept
+        in :attr:`refined` (and returned); the route found stays :attr:`observation` (the stages
+        built on it keep it; :meth:`adopt_refined` takes the refined one for a new pass).
+        ``hand_mask`` as in :meth:`update`."""
+        base = self.refined or self.observation
+        if (not self.done or base is None or self.route_json is None or self.scene is None
+                or self.colour_model is None or self.reference_bgr is None or self.reference_valid is None
+                or base.holds.detected.all()):
+            return None
+        if self._last_refine is not None and 0 <= frame_index - self._last_refine < spacing:
+            return None
+        self._last_refine = frame_index
+        if callable(hand_mask):
+            hand_mask = hand_mask()
+        if self.refined_bgr is None or self.refined_valid is None:
+            self.refined_bgr, self.refined_valid = self.reference_bgr.copy(), self.reference_valid.copy()
+            self._refined_rings = list(self.rings)
+        free = np.ones(frame_bgr.shape[:2], bool) if hand_mask is None else ~hand_mask
+        fill = free & ~self.refined_valid
+        if not fill.any():
+            return None
+        self.refined_bgr[fill] = frame_bgr[fill]
+        self.refined_valid |= free
+        # only where the hand has uncovered some of the table since the last look
+        h, w = fill.shape
+        todo = []
+        for k in np.flatnonzero(~base.holds.detected):
+            c, r = base.holds.centres_px[k], float(base.holds.radii_px[k])
+            pad = reach * r + 4 + 1.6 * r
+            x0, y0 = max(0, int(c[0] - pad)), max(0, int(c[1] - pad))
+            x1, y1 = min(w, int(c[0] + pad) + 1), min(h, int(c[1] + pad) + 1)
+            if x1 > x0 and y1 > y0 and fill[y0:y1, x0:x1].any():
+                todo.append(k)
+        if not todo:
+            return None
+        exclude = None if self.refined_valid.all() else ~self.refined_valid
+        new = detect_rings_near(self.refined_bgr, base.holds.centres_px[todo], base.holds.radii_px[todo],
+                                self.scene, self.colour_model, exclude_mask=exclude, reach=reach)
+        new = [r for r in _suppress_duplicates(new)
+               if all(np.linalg.norm(r.centre_px - k.centre_px) > 0.8 * max(r.radius_px, k.radius_px)
+                      for k in self._refined_rings)]
+        if not new:
+            return None
+        rings = self._refined_rings + new
+        match = fit_route(rings, self.holds)
+        if match is None:
+            return None
+        obs = observation_from_match(self.route_json, self.holds, rings, match, frame_index)
+        obs = confirm_unseen_holds(obs, self.holds, self.refined_bgr, self.colour_model, self.refined_valid)
+        if obs.holds.detected.sum() <= base.holds.detected.sum():
+            return None
+        self.refined, self._refined_rings = obs, rings
+        return obs
+
+    def refined_shift(self) -> float:
+        """How far the :attr:`refined` route moves a hold from where the route found put it, at
+        most, in hold radii (0 without a refined route)."""
+        if self.refined is None or self.observation is None:
+            return 0.0
+        d = np.linalg.norm(self.refined.holds.centres_px - self.observation.holds.centres_px, axis=1)
+        return float(np.max(d / np.maximum(self.observation.holds.radii_px, 1.0)))
+
+    def adopt_refined(self) -> None:
+        """Take the :attr:`refined` route and its reference as the route found (for a new pass
+        over the video: the stages built on the old ones must be made again)."""
+        if self.refined is None or self.refined_bgr is None or self.refined_valid is None:
+            return
+        self.adopted_from = self.observation
+        self.observation, self.rings = self.refined, self._refined_rings
+        self.reference_bgr, self.reference_valid = self.refined_bgr, self.refined_valid
+        self.refined = self.refined_bgr = self.refined_valid = None
 
     def forget(self, mask: np.ndarray) -> None:
         """Take the reference's pixels under ``mask`` for unseen (a hand found later was there

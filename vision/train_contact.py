@@ -143,7 +143,7 @@ def record_clip(folder: Path, stride: int = 2) -> dict[str, Any]:
         # a second pass (the route found late) is recorded from its start
         rec.clear()
         views.clear()
-        ref = GrimpeReferee(route, fps=vr.fps, colour_map=_colour_map(gt), stride=stride, found_route=found)
+        ref = GrimpeReferee(route, fps=vr.fps, colour_map=_colour_map(gt), stride=stride, earlier=found)
         orig = ref.contacts.update
 
         def spy(lm: Any, t: float, f: int, r: Any, occ: Any = None, view: Any = None) -> Any:
