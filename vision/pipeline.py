@@ -157,9 +157,11 @@ class GrimpeReferee:
         self.tracker = tracker
         #: judged again with the route an earlier pass found (late, or seen better later)
         self.again = earlier is not None
-        #: keep the hands :meth:`track` finds, by frame (:func:`judge_video_file` turns it on:
-        #: a second pass over the file reuses them; off live, where the attempt may be long)
-        self.remember_hands = False
+        #: a second pass over the frames may follow (:func:`judge_video_file` turns it on): keep
+        #: the hands :meth:`track` finds, by frame, for it, and look for the holds hidden at
+        #: the start as the hand uncovers them (off live, where the attempt may be long and
+        #: there is no second pass)
+        self.may_judge_again = False
         self._tracked: dict[int, Any] = {}
         self._reuse: dict[int, Any] = {} if earlier is None else earlier._tracked
         if earlier is not None:
@@ -313,7 +315,7 @@ class GrimpeReferee:
             else:
                 # an oblique camera: MediaPipe looks at the table from above (landmarks in px)
                 hands = _dedup(self.tracker.update(frame_bgr, t_s, view=view, **extra))
-        if self.remember_hands:
+        if self.may_judge_again:
             self._tracked[frame_index] = hands
         return hands
 
@@ -364,11 +366,12 @@ class GrimpeReferee:
             self.arbiter.on_feed = lambda ev: self._snapshots.append((float(ev["t"]), *self._judge_state()))
         if route is not None and self.route_detector.done and self.occlusion is None:
             self._maybe_start_route(route, frame, hands, t_s)
-        if self.occlusion is not None and not self.again:
-            # holds placed from the route file looked for again as the hand uncovers them (the
-            # hands' drawn mask: ~1 ms, against ~30 ms for the exact one)
+        if self.may_judge_again and self.occlusion is not None and hands.hands:
+            # holds placed from the route file looked for again as the hand uncovers them (not
+            # on a frame where no hand is found: one may be there unseen); the hands' drawn
+            # mask, ~1 ms against ~30 ms for the exact one
             self.route_detector.refine(frame, frame_index, lambda: np.logical_or.reduce(
-                [hand_mask(frame.shape[:2], h.landmarks_px, fast=True) for h in hands.hands]) if hands.hands else None)
+                [hand_mask(frame.shape[:2], h.landmarks_px, fast=True) for h in hands.hands]))
         new: list[dict[str, Any]] = []
         lm = None
         if climber is not None:
@@ -572,10 +575,11 @@ def judge_video_file(path: str | Path, make_referee: Callable[[Any, GrimpeRefere
     file again from its first frame with ``make_referee(reader, earlier)`` (that referee, see
     :class:`GrimpeReferee`'s ``earlier``): the route and empty-route reference found (with the
     holds seen later) and the hands already found, so that the start of the climb is judged
-    too, or every hold is where it was seen. The second pass tracks no frame again. Returns the referee of the last pass (call its
-    ``finish`` then ``close``) and the frames it went through. ``on_pass(referee, reader)`` is
-    called before each pass and returns that pass's ``on_frame`` for :func:`run_video` (or
-    None). Raises :class:`vision.video.VideoError` for a file that cannot be read."""
+    too, or every hold is where it was seen; the second pass tracks no frame again. Returns
+    the referee of the last pass (call its ``finish`` then ``close``) and the frames it went
+    through. ``on_pass(referee, reader)`` is called before each pass and returns that pass's
+    ``on_frame`` for :func:`run_video` (or None). Raises :class:`vision.video.VideoError` for
+    a file that cannot be read."""
     from vision.video import VideoReader
 
     earlier: GrimpeReferee | None = None
@@ -587,7 +591,7 @@ def judge_video_file(path: str | Path, make_referee: Callable[[Any, GrimpeRefere
                 if earlier is not None:
                     earlier.close()
                 raise
-            referee.remember_hands = earlier is None  # for a second pass, if one is needed
+            referee.may_judge_again = earlier is None
             try:
                 on_frame = None if on_pass is None else on_pass(referee, reader)
                 n = run_video(referee, reader, on_frame, decode_all=decode_all, overlap=overlap)
