@@ -261,6 +261,20 @@ short for a steady ratio). The speed figures are now the medians of ``--speed-ru
 runs after a warm one (:func:`speed_figures`); so measured on the same clips afterwards: 53.8
 frames/s at 640x480 (ratio 0.96; runs 53.0-56.7), 48.6 at 1280x720 (0.96; 47.7-53.8), bare
 MediaPipe on every frame 30.1 and 25.8: the machine was slower than during the run above.
+
+2026-12-03 (session 20), the same model and decoder; the route found with the hand over it is
+now looked for until found and its hidden holds looked for again, a video judged again from its
+start when the route came late or a hidden hold was seen more than a radius from where it had
+been placed (:func:`vision.pipeline.judge_video_file`). Seeds 16800-16895 (``--hd-seed 16896``,
+``--speed-runs 3``), rendered and run once: holds with the route file precision 1.000, recall
+0.9995; ring detector alone precision 0.9985, recall 0.9885, colour 100 %; centre 0.22 px (0.20
+mm). In the climbs 236 of 1,035 holds placed from the route file (median 0.75 mm off, p95 4.5,
+max 8.7), 2 climbs judged twice. Events F1 0.770 (P 0.820, R 0.725; 0.841 on time); other_hand
+12/12 (6 first by the skin), none on the 84 others; card_moved 9/12, none on the 84 others;
+verdicts 67/96 (70 %): top 53/60, oblique 14/36; by script clean 17/24, wrong_finger 14/24,
+used_hold 9/12, card_moved 4/12, other_hand 12/12, no_contact 11/12. Speed (medians of 3, the
+machine slow: bare MediaPipe on every frame 19.7 and 23.0 frames/s): 35.3 frames/s at 640x480
+(ratio 0.89), 37.5 at 1280x720 (1.01).
 """
 
 from __future__ import annotations
