@@ -299,6 +299,7 @@ def test_a_route_found_late_is_judged_again_from_the_start(tmp_path, capsys):
     assert once.route_came_late and once.route_detector.found_frame >= 45
     assert not any(e["type"] == "down" and e["t"] < 1.5 for e in first["events"])
     assert "what happened before was not judged" in first["route"]["problems"][-1]
+    assert first["route"]["found_late"] and not first["route"]["judged_again"]
 
     calls = []
 
@@ -317,6 +318,8 @@ def test_a_route_found_late_is_judged_again_from_the_start(tmp_path, capsys):
     seen = next(e for e in verdict["events"] if e["type"] == "down")
     assert (seen["finger"], seen["target"]) == (start["finger"], "start") and abs(seen["t"] - start["t"]) <= 0.2
     assert "judged again from its start" in verdict["route"]["problems"][-1]
+    assert verdict["route"]["found_late"] and verdict["route"]["judged_again"]
+    assert isinstance(verdict["route"]["seen_later"], list)
     from ui.grimpe_video import _note
 
     assert "jugée de nouveau depuis le début" in _note(verdict["route"]["problems"][-1], "fr")

@@ -108,8 +108,8 @@ def judge_video(args: argparse.Namespace) -> int:
             raise UserError(f"{args.route}: {exc}") from None
 
     def start_pass(referee: Any, vr: Any) -> Any:
-        # a second pass (the route was found late: judged again from the start) starts the
-        # annotated video and the progress bar over
+        # a second pass (the route found late, or hidden holds seen later elsewhere: judged
+        # again from the start) starts the annotated video and the progress bar over
         again = state["bar"] is not None
         close_outputs()
         if args.annotated_out:

@@ -495,8 +495,8 @@ def route_in_climb(gt: dict[str, Any], verdict: dict[str, Any]) -> dict[str, Any
     return {"found": True,
             "seen_mm": [float(e) for e, h in zip(err, holds) if h["seen"]],
             "placed_mm": [float(e) for e, h in zip(err, holds) if not h["seen"]],
-            "late": any(p.startswith("the route was found only at") for p in route.get("problems", [])),
-            "refined": any("were seen after the start" in p for p in route.get("problems", []))}
+            "late": bool(route["judged_again"] and route["found_late"]),
+            "refined": bool(route["judged_again"] and route["seen_later"])}
 
 
 #: a placement whose fingertip lies less than this far (mm, along the hand) ahead of the

@@ -54,7 +54,7 @@ from vision.filters import OneEuroFilter
 from vision.hand_mask import hand_mask, skin_near_hand
 from vision.observations import ContactObservation, FrameResult, RouteObservation
 from vision.other_hand import OtherHandWatcher
-from vision.route_detect import RouteDetector, RouteNotFound
+from vision.route_detect import RouteDetector, RouteNotFound, hold_shift
 from vision.table_view import TableView, needs_view
 
 __all__ = ["GrimpeReferee", "RouteNotFound", "feed_video", "judge_video_file", "load_route_json", "run_video"]
@@ -500,7 +500,8 @@ class GrimpeReferee:
         (``result``, ``score``, ``moves``, ``fault``, ``warnings``) plus ``events`` (with frame
         and confidence), ``reordered`` (pairs of events fed in another order than seen, each
         with why: :class:`vision.arbiter.EventArbiter`), ``view`` (when an oblique camera was judged in
-        the table view), ``fault_frame``, ``route`` (holds seen, flagged, problems) and
+        the table view), ``fault_frame``, ``route`` (holds seen, flagged, problems; whether it was
+        found late, the holds seen later, whether the video was judged again) and
         ``frames`` (seen, processed, with a hand)."""
         # the last frames' contacts were waiting for frames ahead that will not come
         self._queue(self.contacts.finish(), self._t_last, flush=True)
@@ -527,22 +528,33 @@ class GrimpeReferee:
                 "low_confidence": list(route.holds.low_confidence),
                 "problems": list(route.problems) + self._late_note(),
                 "frame": route.frame_index,
+                # found only after its first tries (the cards hidden), the holds seen later
+                # that a second pass took, and whether this is that second pass
+                "found_late": self.route_detector.found_late,
+                "seen_later": self._seen_later()[0],
+                "judged_again": self.again,
             }
             if self.holds_mm is not None:
                 for h, mm in zip(v["route"]["holds"], self.holds_mm):
                     h["x_mm"], h["y_mm"] = round(float(mm[0]), 2), round(float(mm[1]), 2)
         return v
 
+    def _seen_later(self) -> tuple[list[str], float]:
+        """The holds this pass took from an earlier one's refined route that the route found
+        had not seen, and how far (hold radii) that moved a hold at most; ([], 0) if none."""
+        rd = self.route_detector
+        old, new = rd.adopted_from, rd.observation
+        if not self.again or old is None or new is None:
+            return [], 0.0
+        ids = [i for i, a, b in zip(new.holds.ids, old.holds.detected, new.holds.detected) if b and not a]
+        return ids, float(hold_shift(new, old).max())
+
     def _late_note(self) -> list[str]:
         rd = self.route_detector
         notes = []
-        old = rd.adopted_from
-        if self.again and old is not None and rd.observation is not None:
-            new = rd.observation
-            ids = [i for i, a, b in zip(new.holds.ids, old.holds.detected, new.holds.detected) if b and not a]
-            shift = np.linalg.norm(new.holds.centres_px - old.holds.centres_px, axis=1) / np.maximum(
-                old.holds.radii_px, 1.0)
-            notes.append(f"holds {', '.join(ids)} were seen after the start, up to {float(shift.max()):.1f} "
+        ids, shift = self._seen_later()
+        if ids:
+            notes.append(f"holds {', '.join(ids)} were seen after the start, up to {shift:.1f} "
                          "hold radii from where the route file put them: the video was judged again from "
                          "its start with them")
         if rd.found_late and rd.found_frame is not None:

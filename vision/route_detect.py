@@ -52,6 +52,7 @@ __all__ = [
     "detect_rings_near",
     "detect_rings_scene",
     "fit_route",
+    "hold_shift",
     "route_from_rings",
     "white_balance_gains",
 ]
@@ -702,6 +703,34 @@ def detect_rings_near(frame_bgr: np.ndarray, centres_px: np.ndarray, radii_px: n
     return _scale_rings(_named(rings, colour_model), s, s)
 
 
+def _unseen_uncovered(holds: HoldsObservation, fill: np.ndarray, reach: float) -> list[int]:
+    """The holds not seen whose search window (``reach`` radii around where they are put, and
+    the margin :func:`detect_rings_near` pads it with) has pixels in ``fill`` (table the hand
+    has uncovered since the last look)."""
+    h, w = fill.shape
+    todo = []
+    for k in np.flatnonzero(~holds.detected):
+        c, r = holds.centres_px[k], float(holds.radii_px[k])
+        pad = reach * r + 4 + 1.6 * r
+        x0, y0 = max(0, int(c[0] - pad)), max(0, int(c[1] - pad))
+        x1, y1 = min(w, int(c[0] + pad) + 1), min(h, int(c[1] + pad) + 1)
+        if x1 > x0 and y1 > y0 and fill[y0:y1, x0:x1].any():
+            todo.append(int(k))
+    return todo
+
+
+def _not_among(new: list[Ring], known: list[Ring]) -> list[Ring]:
+    """The rings of ``new`` that are not one of ``known`` found again."""
+    return [r for r in new if all(np.linalg.norm(r.centre_px - k.centre_px) > 0.8 * max(r.radius_px, k.radius_px)
+                                  for k in known)]
+
+
+def hold_shift(new: RouteObservation, old: RouteObservation) -> np.ndarray:
+    """(N,) how far each hold moved from ``old`` to ``new`` (same route), in ``old``'s hold radii."""
+    d = np.linalg.norm(new.holds.centres_px - old.holds.centres_px, axis=1)
+    return d / np.maximum(old.holds.radii_px, 1.0)
+
+
 def _suppress_duplicates(rings: list[Ring]) -> list[Ring]:
     keep: list[Ring] = []
     for r in sorted(rings, key=lambda r: -r.confidence):
@@ -1253,32 +1282,18 @@ class RouteDetector:
         self.refined_bgr[fill] = frame_bgr[fill]
         self.refined_valid |= free
         # only where the hand has uncovered some of the table since the last look
-        h, w = fill.shape
-        todo = []
-        for k in np.flatnonzero(~base.holds.detected):
-            c, r = base.holds.centres_px[k], float(base.holds.radii_px[k])
-            pad = reach * r + 4 + 1.6 * r
-            x0, y0 = max(0, int(c[0] - pad)), max(0, int(c[1] - pad))
-            x1, y1 = min(w, int(c[0] + pad) + 1), min(h, int(c[1] + pad) + 1)
-            if x1 > x0 and y1 > y0 and fill[y0:y1, x0:x1].any():
-                todo.append(k)
+        todo = _unseen_uncovered(base.holds, fill, reach)
         if not todo:
             return None
         exclude = None if self.refined_valid.all() else ~self.refined_valid
         new = detect_rings_near(self.refined_bgr, base.holds.centres_px[todo], base.holds.radii_px[todo],
                                 self.scene, self.colour_model, exclude_mask=exclude, reach=reach)
-        new = [r for r in _suppress_duplicates(new)
-               if all(np.linalg.norm(r.centre_px - k.centre_px) > 0.8 * max(r.radius_px, k.radius_px)
-                      for k in self._refined_rings)]
+        new = _not_among(_suppress_duplicates(new), self._refined_rings)
         if not new:
             return None
         rings = self._refined_rings + new
-        match = fit_route(rings, self.holds)
-        if match is None:
-            return None
-        obs = observation_from_match(self.route_json, self.holds, rings, match, frame_index)
-        obs = confirm_unseen_holds(obs, self.holds, self.refined_bgr, self.colour_model, self.refined_valid)
-        if obs.holds.detected.sum() <= base.holds.detected.sum():
+        obs = self._through(rings, frame_index, self.colour_model, self.refined_bgr, self.refined_valid)
+        if obs is None or obs.holds.detected.sum() <= base.holds.detected.sum():
             return None
         self.refined, self._refined_rings = obs, rings
         return obs
@@ -1288,8 +1303,7 @@ class RouteDetector:
         most, in hold radii (0 without a refined route)."""
         if self.refined is None or self.observation is None:
             return 0.0
-        d = np.linalg.norm(self.refined.holds.centres_px - self.observation.holds.centres_px, axis=1)
-        return float(np.max(d / np.maximum(self.observation.holds.radii_px, 1.0)))
+        return float(hold_shift(self.refined, self.observation).max())
 
     def adopt_refined(self) -> None:
         """Take the :attr:`refined` route and its reference as the route found (for a new pass
@@ -1316,12 +1330,7 @@ class RouteDetector:
         assert self.reference_bgr is not None
         obs: RouteObservation | None = None
         if self.route_json is not None:
-            match = fit_route(rings, self.holds)
-            if match is not None:
-                obs = observation_from_match(self.route_json, self.holds, rings, match, frame_index)
-                # the map is trusted only when it is fitted on at least half of the holds
-                if model is not None and 2 * int((match.ring_of_hold >= 0).sum()) >= len(self.holds):
-                    obs = confirm_unseen_holds(obs, self.holds, self.reference_bgr, model, self.reference_valid)
+            obs = self._through(rings, frame_index, model, self.reference_bgr, self.reference_valid)
         elif len(rings) >= 2:
             obs = route_from_rings(rings, self.reference_bgr, frame_index)
         if obs is not None and (self.observation is None or obs.holds.detected.sum()
@@ -1330,6 +1339,21 @@ class RouteDetector:
             self.rings = rings
             return obs
         return None
+
+    def _through(self, rings: list[Ring], frame_index: int, model: ColourModel | None, bgr: np.ndarray,
+                 valid: np.ndarray | None) -> RouteObservation | None:
+        """The route file's holds seen through these rings, and, for those they miss, by colour
+        where the route's map puts them in the reference ``bgr`` (``valid``: its table pixels);
+        None when the rings do not fit the route."""
+        assert self.route_json is not None
+        match = fit_route(rings, self.holds)
+        if match is None:
+            return None
+        obs = observation_from_match(self.route_json, self.holds, rings, match, frame_index)
+        # the map is trusted only when it is fitted on at least half of the holds
+        if model is not None and 2 * int((match.ring_of_hold >= 0).sum()) >= len(self.holds):
+            obs = confirm_unseen_holds(obs, self.holds, bgr, model, valid)
+        return obs
 
     def _search_all(self, exclude: np.ndarray | None, frame_index: int) -> None:
         assert self.reference_bgr is not None
@@ -1343,20 +1367,11 @@ class RouteDetector:
         if the hand has uncovered some of the table there since the last try."""
         obs, scene, model = self.observation, self.scene, self.colour_model
         assert obs is not None and scene is not None and model is not None and self.reference_bgr is not None
-        h, w = fill.shape
-        todo = []
-        for k in np.flatnonzero(~obs.holds.detected):
-            c, r = obs.holds.centres_px[k], float(obs.holds.radii_px[k])
-            reach = 2.5 * r + 4 + 1.6 * r
-            x0, y0 = max(0, int(c[0] - reach)), max(0, int(c[1] - reach))
-            x1, y1 = min(w, int(c[0] + reach) + 1), min(h, int(c[1] + reach) + 1)
-            if x1 > x0 and y1 > y0 and fill[y0:y1, x0:x1].any():
-                todo.append(k)
+        todo = _unseen_uncovered(obs.holds, fill, 2.5)
         if not todo:
             return
-        new = detect_rings_near(self.reference_bgr, obs.holds.centres_px[todo], obs.holds.radii_px[todo],
-                                scene, model, exclude_mask=exclude)
-        new = [r for r in new if all(np.linalg.norm(r.centre_px - k.centre_px)
-                                     > 0.8 * max(r.radius_px, k.radius_px) for k in self.rings)]
+        new = _not_among(detect_rings_near(self.reference_bgr, obs.holds.centres_px[todo],
+                                           obs.holds.radii_px[todo], scene, model, exclude_mask=exclude),
+                         self.rings)
         if new:
             self._offer(self.rings + new, frame_index, model)
