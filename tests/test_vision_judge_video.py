@@ -144,22 +144,28 @@ def test_text_verdict_in_french_and_english(judged):
         "prise 7b (verte) non vue : placée d'après le fichier de voie"
 
 
-def test_overlapped_tracking_gives_the_sequential_verdict_frame_by_frame():
+@pytest.mark.parametrize("in_view", [False, True])
+def test_overlapped_tracking_gives_the_sequential_verdict_frame_by_frame(in_view):
     """run_video finds the next frames' hands while judging earlier ones (a worker thread): the
     referee must see the same frames, hands and order as the plain loop, and every frame is
-    reported once, in order (an oblique clip: the table view is chosen on the way, and the
-    overlapped loop warps each frame to it ahead, while MediaPipe works on the ones before)."""
+    reported once, in order. An oblique clip: the contact stage works in the table view either
+    way; MediaPipe looks at the camera's image (the default), or, with ``TRACK_IN_VIEW``, at the
+    table view chosen on the way, each frame warped to it ahead while MediaPipe works on the
+    ones before."""
     from vision.pipeline import run_video
 
     clip = CLIP.parent / "clean_oblique"
     route = json.loads((clip / "route.json").read_text())
     runs = []
-    for overlap, ahead, decode_all in ((False, 2, False), (True, 1, True), (True, 2, False)):
+    settings = ((False, 2, False), (True, 1, True), (True, 2, False)) if in_view else \
+        ((False, 2, False), (True, 2, False))
+    for overlap, ahead, decode_all in settings:
         seen: list[tuple[int, bool]] = []
         # ("prepare", in the table view) before a frame goes to MediaPipe; ("judge", hands
         # tracked ahead)
         log: list[tuple[str, bool]] = []
         ref = GrimpeReferee(route, fps=30.0)
+        ref.TRACK_IN_VIEW = in_view
         prepare, update = ref.prepare, ref.update
         ref.prepare = lambda f, i, ref=ref, prepare=prepare, log=log: (
             log.append(("prepare", ref.tracking_view(i) is not None)), prepare(f, i))[1]
@@ -173,22 +179,27 @@ def test_overlapped_tracking_gives_the_sequential_verdict_frame_by_frame():
         assert [i for i, _ in seen] == list(range(n))
         runs.append((verdict, seen, log, ahead))
     seq = runs[0][0]
-    assert "view" in seq
+    assert "view" in seq  # the contact stage's table view, whatever MediaPipe looks at
     for verdict, seen, log, ahead in runs[1:]:
         for key in ("result", "score", "fault", "events", "route"):
             assert verdict[key] == seq[key], (ahead, key)
         prepared = [view for kind, view in log if kind == "prepare"]
-        # from the first frame (the route is found on it while MediaPipe looks at the next
-        # ones, in the camera's image), then in the table view, made ahead
-        k = GrimpeReferee.VIEW_LAG
-        assert len(prepared) > 10 and not any(prepared[:k]) and all(prepared[k:])
+        assert len(prepared) > 10
+        if in_view:
+            # from the first frame (the route is found on it while MediaPipe looks at the
+            # next ones, in the camera's image), then in the table view, made ahead
+            k = GrimpeReferee.VIEW_LAG
+            assert not any(prepared[:k]) and all(prepared[k:])
+        else:
+            assert not any(prepared)
         # when a frame tracked ahead is judged, MediaPipe has been handed the next `ahead`
         # wanted frames already: frames handed over minus frames judged
         lead = [sum(kind == "prepare" for kind, _ in log[:k + 1])
                 - sum(kind == "judge" and tracked for kind, tracked in log[:k + 1])
                 for k, (kind, tracked) in enumerate(log) if kind == "judge" and tracked]
         assert max(lead) == ahead and lead.count(ahead) > 10, (ahead, lead)
-    assert all(judged for _, judged in runs[1][1])  # decode_all: every frame has a result
+    if in_view:
+        assert all(judged for _, judged in runs[1][1])  # decode_all: every frame has a result
     assert sum(judged for _, judged in runs[0][1]) == seq["frames"]["processed"]
     for bad in (0, GrimpeReferee.VIEW_LAG):
         with pytest.raises(ValueError, match="ahead"):

@@ -129,9 +129,20 @@ class GrimpeReferee:
     #: with no hand seen on the frames the empty-route reference was made from, how long (s)
     #: to wait for one before trusting the reference as it is (see :meth:`_maybe_start_route`)
     START_WAIT_S = 2.0
-    #: processed frames after the one that found the route before MediaPipe looks at the
-    #: table view (:meth:`tracking_view`); :func:`run_video` hands at most this many less one
-    #: frames ahead
+    #: MediaPipe looks at an oblique camera's table view rather than at the frame as filmed
+    #: (the contact stage works in the view either way). Off since 2026-12-03 (session 21):
+    #: rectified to the table plane, a hand seen obliquely is stretched away from the camera
+    #: (everything above the table is), a hand MediaPipe never saw in training. On the 73
+    #: oblique ``synth-3`` climbs of seeds 16102-16128, 16300-16347, 16500-16544 and
+    #: 16700-16771, MediaPipe on the camera's image put the tip of a finger pressing a hold a
+    #: median 18 mm from the true one (p75 38 mm, within 8 mm on 22 % of finger-frames),
+    #: against 22 mm in the view (p75 43, 16 %). With 16800-16895 too (109 climbs), the whole
+    #: referee with the seventh contact model: contact events F1 0.553 against 0.511, verdicts
+    #: 40 against 41. It also saves the warp before MediaPipe (~4 ms at 1280x720).
+    TRACK_IN_VIEW = False
+    #: with :attr:`TRACK_IN_VIEW`, processed frames after the one that found the route before
+    #: MediaPipe looks at the table view (:meth:`tracking_view`); :func:`run_video` hands at
+    #: most this many less one frames ahead
     VIEW_LAG = 3
     #: how far from the first hand seen (palm sizes) the reference is checked for its colour
     #: (the hand may have moved a little since the frame the reference was made from)
@@ -280,14 +291,16 @@ class GrimpeReferee:
         return not self.dense_start or (self._view_decided and self.route_detector.done)
 
     def tracking_view(self, frame_index: int) -> TableView | None:
-        """The view MediaPipe looks at frame ``frame_index`` in: the table view of an oblique
+        """The view MediaPipe looks at frame ``frame_index`` in: None (the camera's image)
+        unless :attr:`TRACK_IN_VIEW`; with it, the table view of an oblique
         camera from the :attr:`VIEW_LAG`-th processed frame after the one that found the
         route, the camera's image before. The lag lets :func:`run_video` hand frames to
         MediaPipe while the route is being found on the first one (~45 ms at 640x480), and
         each frame is tracked in the same view whether its hands are found ahead or not: a
         frame handed over is at most ``VIEW_LAG - 1`` wanted frames ahead of the last one
         judged, so the route found on a frame still to be judged sets a view for later ones."""
-        if self.view is None or self._view_from is None or frame_index < self._view_from:
+        if (not self.TRACK_IN_VIEW or self.view is None or self._view_from is None
+                or frame_index < self._view_from):
             return None
         return self.view
 
@@ -313,7 +326,7 @@ class GrimpeReferee:
             if view is None:
                 hands = _dedup(self.tracker.update(frame_bgr, t_s, **extra))
             else:
-                # an oblique camera: MediaPipe looks at the table from above (landmarks in px)
+                # TRACK_IN_VIEW: MediaPipe looks at the table from above (landmarks in px)
                 hands = _dedup(self.tracker.update(frame_bgr, t_s, view=view, **extra))
         if self.may_judge_again:
             self._tracked[frame_index] = hands

@@ -2,9 +2,12 @@
 
 A fingertip in a hold lies on the table plane, so in a view rectified to that plane the hold is
 a circle, the contact point is where it is on the table, and a finger pressing down looks as it
-does from a camera straight above — whatever the camera's tilt. Hand tracking and contact
-detection on an oblique camera therefore run on this view (:class:`TableView`), and the results
-are mapped back to the image for drawing. Parts of the hand above the table are distorted by
+does from a camera straight above — whatever the camera's tilt. Contact detection on an
+oblique camera therefore runs in this view (:class:`TableView`), and the results are mapped back
+to the image for drawing. MediaPipe used to look at this view too; it now looks at the camera's
+image, and its landmarks are mapped into the view (see
+:attr:`vision.pipeline.GrimpeReferee.TRACK_IN_VIEW`: a hand seen obliquely is stretched in the
+view, and MediaPipe finds its fingertips better as filmed). Parts of the hand above the table are distorted by
 the rectification (a joint h mm up is moved away from the camera by h times the tangent of the
 camera's angle from the vertical, 0.6-1 h in our oblique renders); the fingertips that matter
 are on the plane.
@@ -20,7 +23,9 @@ the view scored F1 0.714 and 0.720 (oblique climbs about 0.5 either way: for a f
 a hold, MediaPipe's fingertip lies a median 1.2 hold radii to the side of it there, against 0.2
 from above). With the hand ray-cast along the camera's rays (``synth-3``), on 11 oblique climbs
 of seeds 16102-16128 judged by the sixth contact model: F1 0.483 with the view, 0.432 without
-(2/11 verdicts either way).
+(2/11 verdicts either way). On 109 oblique ``synth-3`` climbs (2026-12-03), MediaPipe on the
+camera's image with the contact stage in this view gave F1 0.553 against 0.511 with MediaPipe
+in the view too (seventh contact model), so MediaPipe no longer looks at the view.
 """
 
 from __future__ import annotations
