@@ -275,6 +275,21 @@ verdicts 67/96 (70 %): top 53/60, oblique 14/36; by script clean 17/24, wrong_fi
 used_hold 9/12, card_moved 4/12, other_hand 12/12, no_contact 11/12. Speed (medians of 3, the
 machine slow: bare MediaPipe on every frame 19.7 and 23.0 frames/s): 35.3 frames/s at 640x480
 (ratio 0.89), 37.5 at 1280x720 (1.01).
+
+2026-12-03 (session 21), MediaPipe on an oblique camera's image (no longer the table view) and
+the eighth contact model (a wider window of holds under a finger), both chosen on recorded
+climbs of earlier sets before this one was rendered. Seeds 16900-16995 (``--hd-seed 16996``,
+``--speed-runs 3``), rendered and run once: holds with the route file precision 1.000, recall
+1.000; ring detector alone precision 0.9971, recall 0.9895, colour 100 %; centre 0.23 px (0.21
+mm). In the climbs 238 holds placed from the route file (median 0.81 mm off, p95 5.0, max
+13.5), 803 seen (median 0.17 mm), 2 climbs judged twice. Events F1 0.788 (P 0.783, R 0.794;
+0.863 on time); other_hand 12/12 (1 first by the skin), none on the 84 others; card_moved 9/12,
+none on the 84 others; verdicts 64/96 (67 %): top 49/60, oblique 15/36; by script clean 12/24,
+wrong_finger 11/24, used_hold 10/12, card_moved 8/12, other_hand 12/12, no_contact 11/12. The
+session-20 referee replayed on these climbs (recorded with MediaPipe in the view, the seventh
+model): 57/96 (top 46/60, oblique 11/36), F1 0.750 (oblique 0.538 against 0.650 now). Speed
+(medians of 3): 55.0 frames/s at 640x480 (ratio 0.94), 46.6 at 1280x720 (0.86); bare MediaPipe
+on every frame 34.8 and 31.5.
 """
 
 from __future__ import annotations

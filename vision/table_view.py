@@ -7,10 +7,10 @@ oblique camera therefore runs in this view (:class:`TableView`), and the results
 to the image for drawing. MediaPipe used to look at this view too; it now looks at the camera's
 image, and its landmarks are mapped into the view (see
 :attr:`vision.pipeline.GrimpeReferee.TRACK_IN_VIEW`: a hand seen obliquely is stretched in the
-view, and MediaPipe finds its fingertips better as filmed). Parts of the hand above the table are distorted by
-the rectification (a joint h mm up is moved away from the camera by h times the tangent of the
-camera's angle from the vertical, 0.6-1 h in our oblique renders); the fingertips that matter
-are on the plane.
+view, and MediaPipe finds its fingertips better as filmed). Parts of the hand above the table
+are distorted by the rectification (a joint h mm up is moved away from the camera by h times
+the tangent of the camera's angle from the vertical, 0.6-1 h in our oblique renders); the
+fingertips that matter are on the plane.
 
 Measured on rendered oblique climbs (offline replay, seeds 5001-5032, 6001-6016, 7001-7016; the
 contact model unchanged): contact-event F1 0.764 -> 0.834, 0.752 -> 0.794, 0.729 -> 0.832.
