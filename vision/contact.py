@@ -92,7 +92,7 @@ class ContactParams:
             no_contact climb whose index was read on the black hold beside its blue one, a clean
             climb scored 4 instead of 6), none lost, events F1 0.718 -> 0.725; on the 106
             ``synth-2`` climbs one verdict more (a clean climb judged wrong_finger), none lost.
-            0.05: 57. The seventh and eighth contact models were trained with 0.4 (training
+            0.05: 57. The seventh, eighth and ninth contact models were trained with 0.4 (training
             chooses its targets with the decoder's weight unless told otherwise,
             ``train_contact --colour-weight``).
         gap_s: a run of evidence towards a down survives this long without support (the tip
@@ -418,8 +418,9 @@ class ContactDetector:
         self._keep_s = max(self.p.rescue_s, self.p.start_rescue_s + self.p.prestart_s, self.p.back_s) + 0.1
         # frames observed, not yet decided (the classifier looks ahead ``lookahead`` frames)
         self._pending: deque[_Observed] = deque()
-        # frames decided, kept for a model that also looks back (negative offsets)
-        self._done: deque[_Observed] = deque(maxlen=max([-d for d in self.lookahead] + [1]))
+        # frames decided, kept for a model that also looks back (negative offsets; either
+        # classifier may)
+        self._done: deque[_Observed] = deque(maxlen=max([-d for d in (*self.lookahead, *self.stay_ahead)] + [1]))
         self._shown = ContactObservation.none()
         self._decided: deque[ContactObservation] = deque(maxlen=256)
         # lifts held back (see _settle), and the target each lift left

@@ -108,7 +108,9 @@ _ALONG_EXPECTED = -0.2  # palm sizes: contact lies this far back from MediaPipe'
 #: the pressed hold is the finger's target on 55 % of oblique finger-frames pressing a hold
 #: against 44 % before (top-down 88 % against 84 %); a hold is now under 78 % of the oblique
 #: fingers not pressing against 41 % (top-down 87 % against 45 %), which the classifier,
-#: trained with this window, tells apart.
+#: trained with this window, tells apart. The same window serves a top-down camera: the old
+#: one there (the wide one kept for oblique cameras, the model retrained) lost verdicts from
+#: above (2026-12-03, session 22; see :mod:`vision.train_contact`).
 _ALONG_RANGE = (-1.0, 0.4)
 _ALONG_SIGMA = 0.35
 _ACROSS_MAX = 4.0  # hold radii: a hold further to the side of the finger is not under it
