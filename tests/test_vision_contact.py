@@ -487,6 +487,55 @@ def test_detector_decides_on_the_features_it_was_trained_on() -> None:
         np.testing.assert_array_equal(a, b)
 
 
+
+def test_still_down_classifier_looks_back_as_far_as_its_model_says(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A model's classifiers may look back (negative offsets), the still-down one further than
+    the contact one: each decision then sees the frame that many processed frames earlier (the
+    clip's first one before it), as training builds it from the whole clip."""
+    from vision.bench_judge import _colour_map
+    from vision.contact import ContactDetector
+    from vision.contact_model import StayReference
+
+    model = json.loads(MODEL_PATH.read_text())
+    back = min(model["on"]["lookahead"]) - 4  # further back than the contact classifier
+    ahead = (back, 2)
+    names = stay_names(ahead)
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(40, len(names))).astype(np.float32)
+    stay = train_mlp(X, (X[:, 0] > 0).astype(float), hidden=4, iters=5)
+    model["stay"] = dict(stay, features=list(names), lookahead=list(ahead))
+    route = _route_of_clip()
+    gt = json.loads((CLIP / "ground_truth.json").read_text())
+    det = ContactDetector(model=model, colour_map=_colour_map(gt))
+    times: list[float] = []
+    checked: list[tuple[float, float]] = []
+    still_down = det._still_down
+
+    def spy_still_down(k, cur, ob, p_on, at):  # type: ignore[no-untyped-def]
+        times.append(ob.t_s)
+        return still_down(k, cur, ob, p_on, at)
+
+    features_ahead = StayReference.features_ahead
+
+    def spy_ahead(self, x, future):  # type: ignore[no-untyped-def]
+        if future[0] is not None:
+            checked.append((times[-1], future[0][1]))
+        return features_ahead(self, x, future)
+
+    monkeypatch.setattr(det, "_still_down", spy_still_down)
+    monkeypatch.setattr(StayReference, "features_ahead", spy_ahead)
+    processed = [float(fr["t"]) for fr in gt["frames"] if fr["frame"] % 2 == 0]
+    for fr in gt["frames"]:
+        if fr["frame"] % 2 == 0:
+            hands = [h for h in fr["hands"] if h["role"] == "climbing"]
+            lm = np.asarray(hands[0]["landmarks_px"], np.float32) if hands else None
+            det.update(lm, float(fr["t"]), int(fr["frame"]), route, None)
+    det.finish()
+    assert len(checked) > 20  # a finger was down for a while
+    for t, t_back in checked:
+        i = processed.index(t)
+        assert t_back == processed[max(i + back, 0)]
+
 @pytest.mark.parametrize(("over_until", "now", "expect"), [
     (0.8, 0.8, ["down"]),          # still on the start zone when the placement is confirmed
     (0.8, 1.2, ["down", "up"]),    # left the zone since: down, then up when it left

@@ -770,8 +770,9 @@ class ContactDetector:
         n = len(FINGERS)
         events: list[dict[str, Any]] = []
         # the frame ``d`` processed frames from this one (the last one there is at the end of
-        # the video, the first one at its start)
-        later, done = list(self._pending), self._done
+        # the video, the first one at its start); the frames decided before this one, as they
+        # are now (this one joins them before the still-down classifier looks back)
+        later, done = list(self._pending), list(self._done)
 
         def at(d: int) -> _Observed:
             if d >= 0:
