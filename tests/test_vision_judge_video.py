@@ -346,3 +346,26 @@ def test_a_route_found_late_is_judged_again_from_the_start(tmp_path, capsys):
     assert cli["events"] == verdict["events"] and cli["route"]["problems"] == verdict["route"]["problems"]
     with VideoReader(out) as a:
         assert sum(1 for _ in a) == gt["num_frames"]
+
+
+def test_a_shrunken_second_detection_of_the_same_hand_is_dropped_a_second_hand_is_not():
+    """MediaPipe may report an obliquely seen hand twice, the copy smaller (seed 17062 of the
+    bench: its copy, 35-38 px off the hand with a palm of 80 px, was judged ``other_hand``):
+    within half the larger palm it is the same hand; a real second hand, apart, stays."""
+    from vision.contact import palm_size_px
+    from vision.hands import Hand, Hands
+    from vision.pipeline import _dedup
+
+    gt = json.loads((CLIP / "ground_truth.json").read_text())
+    lm = next(np.asarray(h["landmarks_px"], np.float32) for fr in gt["frames"] for h in fr["hands"]
+              if h["role"] == "climbing")
+    hand = Hand(lm, np.zeros(21, np.float32), "left", 0.99)
+    palm = palm_size_px(lm)
+    centre = lm.mean(0)
+    copy_lm = centre + 0.6 * (lm - centre) + np.float32([0.3 * palm, 0.0])
+    copy = Hand(copy_lm, np.zeros(21, np.float32), "right", 0.97)
+    mean_off = float(np.linalg.norm(copy.landmarks_px - lm, axis=1).mean())
+    assert 0.5 * palm_size_px(copy_lm) < mean_off < 0.5 * palm  # the case of 17062
+    other = Hand(lm + np.float32([3.0 * palm, 0.0]), np.zeros(21, np.float32), "right", 0.95)
+    seen = _dedup(Hands(0, 0.0, (4000, 2000), [copy, hand, other]))
+    assert [h.score for h in seen.hands] == [0.99, 0.95]
