@@ -291,20 +291,24 @@ model): 57/96 (top 46/60, oblique 11/36), F1 0.750 (oblique 0.538 against 0.650 
 (medians of 3): 55.0 frames/s at 640x480 (ratio 0.94), 46.6 at 1280x720 (0.86); bare MediaPipe
 on every frame 34.8 and 31.5.
 
-2026-12-03 (session 22), the ninth contact model (it also looks back 2 and 4 processed frames),
-chosen on recorded climbs of earlier sets before this one was rendered. Seeds 17000-17095
-(``--hd-seed 17096``, ``--speed-runs 3``), rendered and run once: holds with the route file
-precision 1.000, recall 1.000; ring detector alone precision 0.9971, recall 0.9933, colour 100
-%; centre 0.22 px (0.20 mm). In the climbs 214 holds placed from the route file (median 0.78 mm
-off, p95 5.2, max 13.2), 832 seen (median 0.17 mm), 3 climbs judged twice. Events F1 0.788 (P
-0.794, R 0.782; 0.864 on time); other_hand 12/12 (2 first by the skin), but on 3 of the 84
-others (one the verdict: 17062, a very oblique view of a pale hand on a pale table; not looked
-into further); card_moved 10/12, none on the 84 others; verdicts 61/96 (64 %): top 45/60,
-oblique 16/36; by script clean 11/24, wrong_finger 10/24, used_hold 12/12, card_moved 8/12,
-other_hand 11/12, no_contact 9/12. The eighth model replayed on the same recordings: 63/96 (top
-46/60, oblique 17/36), F1 0.776 (oblique 0.590 against 0.617 now). Speed (medians of 3): 59.7
-frames/s at 640x480 (ratio 1.00), 55.5 at 1280x720 (1.02); bare MediaPipe on every frame 32.4
-and 27.6.
+2026-12-03 (session 22). Seeds 17000-17095 (``--hd-seed 17096``, ``--speed-runs 3``), first
+rendered and run once with the ninth contact model (it also looks back 2 and 4 processed
+frames), chosen on recorded climbs of earlier sets: holds with the route file precision 1.000,
+recall 1.000; ring detector alone precision 0.9971, recall 0.9933, colour 100 %; centre 0.22 px
+(0.20 mm). In the climbs 214 holds placed from the route file (median 0.78 mm off, p95 5.2, max
+13.2), 832 seen (median 0.17 mm), 3 climbs judged twice. Events F1 0.788 (P 0.794, R 0.782;
+0.864 on time); other_hand 12/12 (2 first by the skin), but on 3 of the 84 others (one the
+verdict: 17062, a hand MediaPipe reported twice, the copy smaller); card_moved 10/12, none on
+the 84 others; verdicts 61/96 (64 %): top 45/60, oblique 16/36; by script clean 11/24,
+wrong_finger 10/24, used_hold 12/12, card_moved 8/12, other_hand 11/12, no_contact 9/12. Speed
+(medians of 3): 59.7 frames/s at 640x480 (ratio 1.00), 55.5 at 1280x720 (1.02); bare MediaPipe
+on every frame 32.4 and 27.6. Then, no longer blind: the same hand reported twice dropped
+(:func:`vision.pipeline._dedup`) and the tenth model (the ninth's recipe, three nets averaged;
+chosen on the development climbs): verdicts 61/96 (top 45/60, oblique 16/36; clean 12/24,
+wrong_finger 9/24, used_hold 12/12, card_moved 8/12, other_hand 11/12, no_contact 9/12), events
+F1 0.807 (P 0.822, R 0.792; 0.866 on time), other_hand 12/12 and on 1 of the 84 others,
+card_moved 10/12; speed 55.7 frames/s at 640x480 (ratio 0.92), 55.7 at 1280x720 (1.02). The
+eighth model replayed on the same recordings: 63/96 (top 46/60, oblique 17/36), F1 0.776.
 """
 
 from __future__ import annotations
