@@ -303,12 +303,12 @@ the 84 others; verdicts 61/96 (64 %): top 45/60, oblique 16/36; by script clean 
 wrong_finger 10/24, used_hold 12/12, card_moved 8/12, other_hand 11/12, no_contact 9/12. Speed
 (medians of 3): 59.7 frames/s at 640x480 (ratio 1.00), 55.5 at 1280x720 (1.02); bare MediaPipe
 on every frame 32.4 and 27.6. Then, no longer blind: the same hand reported twice dropped
-(:func:`vision.pipeline._dedup`) and the tenth model (the ninth's recipe, three nets averaged;
-chosen on the development climbs): verdicts 61/96 (top 45/60, oblique 16/36; clean 12/24,
-wrong_finger 9/24, used_hold 12/12, card_moved 8/12, other_hand 11/12, no_contact 9/12), events
-F1 0.807 (P 0.822, R 0.792; 0.866 on time), other_hand 12/12 and on 1 of the 84 others,
-card_moved 10/12; speed 55.7 frames/s at 640x480 (ratio 0.92), 55.7 at 1280x720 (1.02). The
-eighth model replayed on the same recordings: 63/96 (top 46/60, oblique 17/36), F1 0.776.
+(:func:`vision.pipeline._dedup`) and the tenth model (the ninth's recipe, three nets averaged):
+verdicts 61/96 (top 45/60, oblique 16/36), events F1 0.807 (P 0.822, R 0.792; 0.866 on time),
+other_hand 12/12 and on 1 of the 84 others, card_moved 10/12; speed 55.7 frames/s at 640x480
+(ratio 0.92), 55.7 at 1280x720 (1.02). Neither model was kept (no more verdicts than the eighth,
+and the demo clip judged wrong: :mod:`vision.train_contact`); the eighth model replayed on the
+same recordings: 63/96 (top 46/60, oblique 17/36), F1 0.776.
 """
 
 from __future__ import annotations
