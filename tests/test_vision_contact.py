@@ -487,7 +487,6 @@ def test_detector_decides_on_the_features_it_was_trained_on() -> None:
         np.testing.assert_array_equal(a, b)
 
 
-
 def test_still_down_classifier_looks_back_as_far_as_its_model_says(monkeypatch: pytest.MonkeyPatch) -> None:
     """A model's classifiers may look back (negative offsets), the still-down one further than
     the contact one: each decision then sees the frame that many processed frames earlier (the
@@ -535,6 +534,7 @@ def test_still_down_classifier_looks_back_as_far_as_its_model_says(monkeypatch: 
     for t, t_back in checked:
         i = processed.index(t)
         assert t_back == processed[max(i + back, 0)]
+
 
 @pytest.mark.parametrize(("over_until", "now", "expect"), [
     (0.8, 0.8, ["down"]),          # still on the start zone when the placement is confirmed

@@ -24,12 +24,12 @@ trained in session 22 (2026-12-03) and not kept. The tenth is the ninth's recipe
 paragraph) with three nets averaged per classifier (``--members 3``; rebuilt bit for bit with
 ``python -m vision.train_contact $(cat LIST) --cache C --colour-weight 0.4 --lookahead -4 -2 2 4
 6 --stay-ahead -4 -2 2 4 --members 3``). On the 272 development climbs below it scored F1 0.804
-/ 0.831 and 111 + 68 verdicts (the ninth 0.787 / 0.827, 107 + 70; the eighth 0.779 / 0.805, 112
-+ 69); replayed on the recordings of the two fresh sets of ``vision.bench_judge``, 64/96 and F1
-0.819 on 16900-16995 (eighth 64, 0.787; ninth 61, 0.802) and 61/96 and 0.806 on 17000-17095
-(eighth 63, 0.776; ninth 61, 0.789). More events found, but no more verdicts, and both judge the
-bundled ``clean_top`` demo (``make run``) a summit of 8 points where the truth is 6 (the eighth:
-6), so the eighth stays.
+and 0.831, verdicts 111 and 68 (the ninth 0.787 and 0.827, 107 and 70; the eighth 0.779 and
+0.805, 112 and 69); replayed on the recordings of the two fresh sets of ``vision.bench_judge``,
+64/96 and F1 0.819 on 16900-16995 (eighth 64, 0.787; ninth 61, 0.802) and 61/96 and 0.806 on
+17000-17095 (eighth 63, 0.776; ninth 61, 0.789). More events found, but no more verdicts, and
+both judge the bundled ``clean_top`` demo (``make run``) a summit of 8 points where the truth is
+6 (the eighth: 6), so the eighth stays.
 
 The ninth version (the same day; the first bench of 17000-17095 ran with it) is the eighth's
 recipe below that also looks back: ``--lookahead -4 -2 2 4 6 --stay-ahead -4 -2 2 4`` (each
