@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from tests.test_vision_contact import CLIP, _route_of_clip
-from vision.bench_ceiling import TruthToldDetector, ceiling, main
+from vision.bench_ceiling import TruthToldDetector, ceiling, main, tip_errors
 from vision.bench_judge import _colour_map
 from vision.train_contact import _labels, judge_recording
 
@@ -70,3 +70,40 @@ def test_a_corrupt_video_is_a_clear_error(tmp_path, capsys) -> None:
     assert main([str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert "could not record" in err and str(tmp_path) in err and "render it again" in err
+
+
+def test_tip_errors_measure_the_fingertips_against_the_truth(recording: dict) -> None:
+    """Given the truth's own fingertips (MediaPipe's convention) the error is nil; moved 10 px
+    across the image it is 10 px in table mm (the scale of the clip's true camera at a hold),
+    and the
+    frames in view without a hand are counted."""
+    gt = recording["gt"]
+    exact = []
+    for lm, t, f, occ in recording["rec"]:
+        hands = [h for h in gt["frames"][f]["hands"] if h["role"] == "climbing"]
+        exact.append((None if lm is None else np.asarray(hands[0]["landmarks_mediapipe_px"], np.float32),
+                      t, f, occ))
+    clip = dict(recording, rec=exact)
+    r = tip_errors(clip)
+    assert r["camera"] == "top" and len(r["err_mm"]) > 20
+    assert np.abs(r["err_mm"]).max() < 1e-3 and np.abs(r["along_mm"]).max() < 1e-3
+    assert r["in_view"] > 0 and r["lost"] == 0
+    cam = gt["camera"]
+    K, R = np.asarray(cam["K"]), np.asarray(cam["R_cam_from_world"])
+    t_cam = np.asarray(cam["t_cam_from_world_mm"])
+    hold = gt["route"]["holds"][0]
+
+    def project(x_mm: float, y_mm: float) -> np.ndarray:
+        p = K @ (R @ np.array([x_mm, y_mm, 0.0]) + t_cam)
+        return p[:2] / p[2]
+
+    step_px = np.linalg.norm(project(hold["x_mm"] + 10, hold["y_mm"]) - project(hold["x_mm"], hold["y_mm"]))
+    mm_per_px = 10.0 / float(step_px)
+    moved = [(None if lm is None else lm + np.float32([10.0, 0.0]), t, f, o) for lm, t, f, o in exact]
+    r = tip_errors(dict(recording, rec=moved))
+    assert np.median(r["err_mm"]) == pytest.approx(10 * mm_per_px, rel=0.1)
+    assert np.all(np.abs(r["along_mm"]) <= r["err_mm"] + 1e-6)
+    lost = [(None if 40 <= f < 50 else lm, t, f, o) for lm, t, f, o in exact]
+    r = tip_errors(dict(recording, rec=lost))
+    in_view_40_50 = sum(1 for _, _, f, _ in exact if 40 <= f < 50 and f % 2 == 0)
+    assert 0 < r["lost"] <= in_view_40_50

@@ -20,6 +20,19 @@ the contact evidence: MediaPipe's landmarks putting the hold out of the finger's
 (counted: the share of frames with a finger down on a hold where its landmarks do not reach
 that hold), a card move or the other hand unseen, or the decoder's own rules. So the rows tell
 where work pays: a better contact classifier can win at most the gap between the first two.
+
+Then, per camera, how far MediaPipe's fingertip of a finger down on a hold lies from the
+ground truth's (:func:`tip_errors`: median, p75, share within 8 mm, the median components along
+the finger and away from the camera) and on how many frames with the hand in view MediaPipe
+found no hand. On the 96 ``synth-3`` climbs of seeds 17100-17195 (2026-12-04): top-down
+median 14.0 mm (p75 29.3, within 8 mm on 29 %), +11.3 mm along the finger (MediaPipe sees a
+pressed finger longer than it is: it is bent down into the hold), +1.5 mm away from the camera;
+oblique 18.4 mm (p75 40.0, 23 %), +4.6 along, +5.3 away (the tip read above the table);
+no hand on 50 of 4,797 and 8 of 3,197 processed frames (46 of the 50 in one climb, 17111:
+MediaPipe finds no hand on its first 92 frames; on its frame 40, alone, it finds none turned
+any quarter turn at 0.3 detection confidence either, one at 0.1 turned a quarter). The
+verdicts on those climbs: as judged 54/96 (F1 0.800), contact told 73, lifts told 74, holds
+told 83.
 """
 
 from __future__ import annotations
@@ -35,7 +48,7 @@ import numpy as np
 from vision.contact import ContactDetector, _Observed
 from vision.landmarks import FINGERS
 
-__all__ = ["TOLD", "TruthToldDetector", "ceiling", "main"]
+__all__ = ["TOLD", "TruthToldDetector", "ceiling", "main", "tip_errors"]
 
 #: the rows: (name, tell the contact evidence, the lifts, the holds)
 TOLD: tuple[tuple[str, bool, bool, bool], ...] = (
@@ -138,6 +151,68 @@ def ceiling(clips: list[dict[str, Any]], stride: int = 2) -> list[dict[str, Any]
     return rows
 
 
+def tip_errors(clip: dict[str, Any], stride: int = 2) -> dict[str, Any]:
+    """How far MediaPipe's fingertips (as the contact stage receives them: smoothed, in the
+    table view on an oblique camera) lie from the ground truth's (in MediaPipe's convention,
+    ``landmarks_mediapipe_px``), for every processed frame in which a finger is down on a
+    hold (from 2 frames after its true down to its true up), both taken to the table plane
+    through the route's homography. Returns ``camera``, ``err_mm`` (N,) distances, ``along_mm``
+    (N,) the component along the finger (from its true knuckle to its true tip: + = beyond the
+    true tip, - = short of it, towards the knuckle), ``away_mm`` (N,) the component away from the camera (from the foot
+    of the camera's perpendicular on the table to the hold), ``in_view`` (processed frames with
+    at least 18 of the 21 true landmarks inside the image) and ``lost`` (of those, frames
+    where MediaPipe found no climbing hand)."""
+    from vision.camera import apply_homography
+    from vision.landmarks import FINGERTIPS
+
+    gt, route, view = clip["gt"], clip["route"], clip.get("view")
+    H_route = np.linalg.inv(np.asarray(route.H_image_from_route, np.float64))
+    cam = gt["camera"]
+    R = np.asarray(cam["R_cam_from_world"], np.float64)
+    nadir = (-R.T @ np.asarray(cam["t_cam_from_world_mm"], np.float64))[:2]
+    holds = {h["id"]: np.array([h["x_mm"], h["y_mm"]], np.float64) for h in gt["route"]["holds"]}
+    downs = []
+    for e in gt["events"]:
+        if e["type"] == "down" and e["target"] in holds:
+            up = next((u["frame"] for u in gt["events"] if u["type"] == "up" and u["finger"] == e["finger"]
+                       and u["frame"] > e["frame"]), 10 ** 9)
+            downs.append((FINGERTIPS[e["finger"]], holds[e["target"]], e["frame"] + 2, up))
+    w, h = gt["image_size"]
+
+    def to_mm(px: np.ndarray, in_image: bool) -> np.ndarray:
+        px = np.asarray(px, np.float64).reshape(-1, 2)
+        if in_image and view is not None:
+            px = view.to_view(px).astype(np.float64)
+        return apply_homography(H_route, px)
+
+    err, along, away = [], [], []
+    in_view = lost = 0
+    for lm, _t, f, _occ in clip["rec"]:
+        if f % stride or f >= len(gt["frames"]):
+            continue
+        true = next((x for x in gt["frames"][f]["hands"] if x["role"] == "climbing"), None)
+        if true is None:
+            continue
+        px = np.asarray(true["landmarks_px"], np.float64)
+        if int(((px[:, 0] >= 0) & (px[:, 0] < w) & (px[:, 1] >= 0) & (px[:, 1] < h)).sum()) >= 18:
+            in_view += 1
+            lost += lm is None
+        if lm is None:
+            continue
+        for tip, hold, a, b in downs:
+            if a <= f < b:
+                seen = to_mm(lm[tip, :2], False)[0]
+                t_tip, t_mcp = to_mm(np.asarray(true["landmarks_mediapipe_px"])[[tip, tip - 3]], True)
+                d = seen - t_tip
+                u_f = (t_tip - t_mcp) / max(float(np.linalg.norm(t_tip - t_mcp)), 1e-6)
+                u_c = (hold - nadir) / max(float(np.linalg.norm(hold - nadir)), 1e-6)
+                err.append(float(np.linalg.norm(d)))
+                along.append(float(d @ u_f))
+                away.append(float(d @ u_c))
+    return {"camera": gt.get("camera_kind", "?"), "err_mm": np.array(err), "along_mm": np.array(along),
+            "away_mm": np.array(away), "in_view": in_view, "lost": lost}
+
+
 def _verdict_text(v: dict[str, Any]) -> str:
     fault = (v.get("fault") or {}).get("code")
     return f"{v['result']} {fault}" if fault else f"{v['result']} {v['score']}"
@@ -198,6 +273,17 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Finger-frames down on a hold whose landmarks do not reach it (even told): "
           f"{last['out_of_reach']} of {last['pressing']} "
           f"({100 * last['out_of_reach'] / max(last['pressing'], 1):.1f} %)")
+    tips = [tip_errors(c, args.stride) for c in clips]
+    print("MediaPipe's fingertip of a finger down on a hold, against the ground truth's (table mm):")
+    for camera in sorted({t["camera"] for t in tips}):
+        sel = [t for t in tips if t["camera"] == camera]
+        e, a, w = (np.concatenate([t[k] for t in sel]) for k in ("err_mm", "along_mm", "away_mm"))
+        in_view, lost = sum(t["in_view"] for t in sel), sum(t["lost"] for t in sel)
+        if len(e):
+            print(f"  {camera}: {len(e)} finger-frames, median {np.median(e):.1f} mm (p75 "
+                  f"{np.percentile(e, 75):.1f}, within 8 mm on {100 * np.mean(e <= 8):.0f} %); along the "
+                  f"finger median {np.median(a):+.1f} mm, away from the camera {np.median(w):+.1f} mm; "
+                  f"no hand found on {lost} of {in_view} frames with the hand in view")
     if last["misses"]:
         print(f"Still wrong with everything told ({len(last['misses'])}):")
         for name, got, exp in last["misses"]:
