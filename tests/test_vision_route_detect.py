@@ -211,6 +211,61 @@ def test_occlusion_meter_sees_a_covered_hold_not_a_light_change():
         assert occ[i] == pytest.approx(float((diff[m] > 40).mean()))
 
 
+def test_occlusion_meter_takes_holds_placed_outside_the_image():
+    """A hold the route file places outside the image (a route's map fitted on part of the
+    route) has an empty patch: never covered, and the others measured as before."""
+    from dataclasses import replace
+
+    frame, gt, holds, truth_px = _scene_4105()
+    obs = RouteDetector(gt["route"]).update(frame, 0, None)
+    h, w = frame.shape[:2]
+    centres = obs.holds.centres_px.copy()
+    centres[0] = (w + 600.0, h / 2)  # far right of the image
+    centres[1] = (-300.0, -200.0)  # above and left of it
+    off = replace(obs, holds=replace(obs.holds, centres_px=centres))
+    meter = OcclusionMeter(frame, off)
+    covered = frame.copy()
+    c, r = obs.holds.centres_px[2], obs.holds.radii_px[2]
+    cv2.circle(covered, (int(c[0]), int(c[1])), int(r * 0.6), (90, 140, 200), -1)
+    occ = meter.measure(covered)
+    assert occ[0] == 0 and occ[1] == 0 and occ[2] > 0.3
+
+
+def test_fit_route_takes_no_ring_twice_the_size_of_a_hold():
+    """Seed 17202 (an oblique climb, the hand over two of the four cards): the rings found were
+    three holds of the two free cards and, on the Arrivée card's print, two blue 'rings' twice
+    their size. Matched as hold 7a they gave a map that put the hidden cards 30-110 cm away
+    (and off the image); a ring must have the size the map gives its hold, so the map is the
+    three holds' and puts every hold within a few px of the truth."""
+    from vision.route_detect import Ring, RouteHold
+
+    holds = [RouteHold(i, c, x, y, r) for i, c, x, y, r in (
+        ("32a", "red", -13.8, 160.2, 6.5), ("32b", "black", -5.0, 134.4, 6.5),
+        ("32c", "blue", 17.2, 149.7, 6.5), ("15a", "red", -81.9, 168.0, 8.0),
+        ("15b", "yellow", -70.1, 131.5, 8.0), ("15c", "green", -96.2, 143.1, 8.0),
+        ("7a", "blue", -145.1, 134.9, 10.0), ("7b", "green", -150.9, 168.1, 10.0),
+        ("12a", "black", -148.2, 212.6, 10.0), ("12b", "green", -144.3, 245.8, 10.0))]
+    # where the render's camera puts each hold (px)
+    truth = {"32a": (298.9, 293.2), "32b": (262.4, 297.9), "32c": (275.9, 326.3),
+             "15a": (324.4, 228.0), "15b": (278.1, 232.8), "15c": (298.3, 212.0),
+             "7a": (300.1, 172.7), "7b": (337.2, 172.7), "12a": (385.8, 180.5), "12b": (422.8, 187.8)}
+    rings = [Ring(np.array(c), np.array(axes), 0.0, colour, np.zeros(3), conf)
+             for colour, c, axes, conf in (("black", (385.53, 180.93), (9.14, 14.27), 0.995),
+                                           ("green", (421.5, 188.5), (10.84, 16.02), 0.960),
+                                           ("green", (336.78, 172.96), (10.78, 15.39), 0.914),
+                                           ("blue", (549.73, 201.61), (19.52, 32.37), 0.776),
+                                           ("blue", (575.12, 202.03), (23.81, 32.79), 0.766))]
+    match = fit_route(rings, holds)
+    assert match is not None
+    matched = {holds[i].id: int(j) for i, j in enumerate(match.ring_of_hold) if j >= 0}
+    assert matched == {"12a": 0, "12b": 1, "7b": 2}
+    from vision.camera import apply_homography
+
+    placed = apply_homography(match.H_image_from_route, np.array([[h.x_mm, h.y_mm] for h in holds]))
+    err = np.linalg.norm(placed - np.array([truth[h.id] for h in holds]), axis=1)
+    assert err.max() < 12.0, dict(zip([h.id for h in holds], err.round(1)))
+
+
 def test_hand_masks_exact_and_drawn():
     rng = np.random.default_rng(7)
     for _ in range(20):

@@ -311,7 +311,8 @@ class OcclusionMeter:
         for c, r in zip(route.holds.centres_px, route.holds.radii_px):
             rr = max(3, int(round(float(r) * 0.9)))
             x0, y0 = max(0, int(c[0]) - rr), max(0, int(c[1]) - rr)
-            x1, y1 = min(w, int(c[0]) + rr + 1), min(h, int(c[1]) + rr + 1)
+            # a hold placed from the route file may lie outside the image: an empty patch
+            x1, y1 = max(x0, min(w, int(c[0]) + rr + 1)), max(y0, min(h, int(c[1]) + rr + 1))
             yy, xx = np.mgrid[y0:y1, x0:x1]
             m = (xx - c[0]) ** 2 + (yy - c[1]) ** 2 <= (0.9 * float(r)) ** 2
             self.boxes.append((x0, y0, x1, y1))

@@ -787,6 +787,23 @@ def _similarity(p: np.ndarray, q: np.ndarray, reflect: bool) -> np.ndarray | Non
     return M
 
 
+#: a ring matched to a hold must be between these times the size the route's map gives that
+#: hold there (its outer radius in mm times the map's px per mm): the bound the pair
+#: hypotheses of :func:`fit_route` already put on their two rings
+RING_SIZE_RANGE = (0.6, 1.6)
+
+
+def _sized(same: np.ndarray, rr: np.ndarray, outer_mm: np.ndarray, px_per_mm: np.ndarray | float
+           ) -> np.ndarray:
+    """``same`` (M holds, N rings) where each ring's radius ``rr`` (N,) is also within
+    :data:`RING_SIZE_RANGE` of the hold's outer radius ``outer_mm`` (M,) at ``px_per_mm``
+    (scalar or (M,)): a ring twice the size of its neighbours (a round print on another card)
+    is not a hold of the route."""
+    want = outer_mm * np.broadcast_to(np.asarray(px_per_mm, np.float64), outer_mm.shape)
+    ratio = rr[None, :] / np.maximum(want[:, None], 1e-9)
+    return same & (ratio > RING_SIZE_RANGE[0]) & (ratio < RING_SIZE_RANGE[1])
+
+
 def _assign(proj: np.ndarray, same: np.ndarray, rc: np.ndarray, tol_px: np.ndarray) -> np.ndarray:
     """Greedy one-to-one assignment of route holds (projected) to rings: same colour (``same``
     (M, N) bool), within ``tol_px`` (M,). Returns the ring index per hold, -1 for none."""
@@ -879,7 +896,7 @@ def fit_route(rings: list[Ring], holds: list[RouteHold]) -> RouteMatch | None:
             continue
         proj = apply_homography(M, P)
         tol = np.maximum(0.9 * outer_mm * scale, 3.0)
-        asg = _assign(proj, same, Q, tol)
+        asg = _assign(proj, _sized(same, rr, outer_mm, scale), Q, tol)
         m = asg >= 0
         if m.sum() < 2:
             continue
@@ -899,7 +916,7 @@ def fit_route(rings: list[Ring], holds: list[RouteHold]) -> RouteMatch | None:
         if key is not None and key in refined:
             H, asg = refined[key]
         else:
-            H, asg, from_matches = _refine(M, asg, P, Q, same, outer_mm)
+            H, asg, from_matches = _refine(M, asg, P, Q, same, outer_mm, rr)
             if key is not None and from_matches:
                 refined[key] = (H, asg)
         m = asg >= 0
@@ -916,8 +933,9 @@ def fit_route(rings: list[Ring], holds: list[RouteHold]) -> RouteMatch | None:
 
 
 def _refine(M: np.ndarray, asg: np.ndarray, P: np.ndarray, Q: np.ndarray, same: np.ndarray,
-            outer_mm: np.ndarray) -> tuple[np.ndarray, np.ndarray, bool]:
-    """Grow a hypothesis: refit (affine from 3 matches, homography from 5) and re-match.
+            outer_mm: np.ndarray, rr: np.ndarray) -> tuple[np.ndarray, np.ndarray, bool]:
+    """Grow a hypothesis: refit (affine from 3 matches, homography from 5) and re-match
+    (rings of the size the map gives each hold, ``rr`` their radii).
     The flag is True if the first refit was a homography from the matches (the result then
     does not depend on ``M``)."""
     H = M
@@ -936,7 +954,7 @@ def _refine(M: np.ndarray, asg: np.ndarray, P: np.ndarray, Q: np.ndarray, same: 
         proj = apply_homography(H, P)
         J = _jacobian_scale(H, P)
         tol = np.maximum(0.9 * outer_mm * J, 3.0)
-        new = _assign(proj, same, Q, tol)
+        new = _assign(proj, _sized(same, rr, outer_mm, J), Q, tol)
         if np.array_equal(new, asg):
             break
         asg = new
