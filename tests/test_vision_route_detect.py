@@ -216,7 +216,7 @@ def test_occlusion_meter_takes_holds_placed_outside_the_image():
     route) has an empty patch: never covered, and the others measured as before."""
     from dataclasses import replace
 
-    frame, gt, holds, truth_px = _scene_4105()
+    frame, gt, _, _ = _scene_4105()
     obs = RouteDetector(gt["route"]).update(frame, 0, None)
     h, w = frame.shape[:2]
     centres = obs.holds.centres_px.copy()
