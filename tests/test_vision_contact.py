@@ -112,6 +112,31 @@ def test_nets_from_several_starts_are_averaged() -> None:
     assert float(((ens.predict(X) > 0.5) == (y > 0.5)).mean()) >= 0.9
 
 
+def test_a_net_trained_further_starts_from_the_given_one() -> None:
+    """``init``: training starts from a given net's weights and keeps its normalisation; zero
+    iterations give it back, a few on other data move it from there, and a net of another
+    shape is refused. ``_members`` starts each member from the given members in turn."""
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(300, 4))
+    y = (X[:, 0] * X[:, 1] > 0).astype(float)
+    base = train_mlp(X, y, hidden=8, iters=300)
+    X2 = rng.normal(loc=0.5, size=(300, 4))
+    y2 = (X2[:, 0] > 0.5).astype(float)
+    same = train_mlp(X2, y2, hidden=8, iters=0, init=base)
+    assert same == base  # its weights and normalisation (not X2's)
+    further = train_mlp(X2, y2, hidden=8, iters=50, lr=0.01, init=base)
+    assert further["mean"] == base["mean"] and further["W1"] != base["W1"]
+    fresh = train_mlp(X2, y2, hidden=8, iters=50, lr=0.01)
+    d_further = np.abs(np.array(further["W1"]) - np.array(base["W1"])).max()
+    d_fresh = np.abs(np.array(fresh["W1"]) - np.array(base["W1"])).max()
+    assert d_further < d_fresh  # it stayed near where it started
+    with pytest.raises(ValueError, match="another recipe"):
+        train_mlp(X2[:, :3], y2, hidden=8, iters=10, init=base)
+    two = _members(X, y, 2, hidden=8, iters=100)
+    again = _members(X2, y2, 3, init=two, hidden=8, iters=0)
+    assert again["members"] == [two["members"][0], two["members"][1], two["members"][0]]
+
+
 def _route_of_clip():
     """The route observation the referee builds from the sample clip's first frame."""
     route = json.loads((CLIP / "route.json").read_text())
