@@ -489,7 +489,8 @@ def main(argv: list[str] | None = None) -> int:
         except (OSError, ValueError, KeyError, TypeError) as exc:
             ap.error(f"--init {args.init}: not a contact model file ({exc})")
     iters = (800, 600) if args.iters is None else (args.iters, args.iters)
-    fit = dict(members=args.members, colour_weight=args.colour_weight, init=init, iters=iters, lr=args.lr)
+    fit = {"members": args.members, "colour_weight": args.colour_weight, "init": init, "iters": iters,
+           "lr": args.lr}
     clips = []
     for d in args.clips:
         clips.append(load_or_record(Path(d), args.stride, args.cache))
