@@ -29,10 +29,10 @@ median 14.0 mm (p75 29.3, within 8 mm on 29 %), +11.3 mm along the finger (Media
 pressed finger longer than it is: it is bent down into the hold), +1.5 mm away from the camera;
 oblique 18.4 mm (p75 40.0, 23 %), +4.6 along, +5.3 away (the tip read above the table);
 no hand on 50 of 4,797 and 8 of 3,197 processed frames (46 of the 50 in one climb, 17111:
-MediaPipe finds no hand on its first 92 frames; on its frame 40, alone, it finds none turned
-any quarter turn at 0.3 detection confidence either, one at 0.1 turned a quarter). The
-verdicts on those climbs: as judged 54/96 (F1 0.800), contact told 73, lifts told 74, holds
-told 83.
+MediaPipe finds no hand on its first 92 frames; given its frame 40 alone, it finds none at 0.3
+detection confidence however the frame is turned, one at 0.1 with the frame turned a quarter).
+The verdicts on those climbs (the eighth contact model): as judged 54/96 (F1 0.800), contact
+told 73, lifts told 74, holds told 83.
 """
 
 from __future__ import annotations
@@ -158,10 +158,10 @@ def tip_errors(clip: dict[str, Any], stride: int = 2) -> dict[str, Any]:
     hold (from 2 frames after its true down to its true up), both taken to the table plane
     through the route's homography. Returns ``camera``, ``err_mm`` (N,) distances, ``along_mm``
     (N,) the component along the finger (from its true knuckle to its true tip: + = beyond the
-    true tip, - = short of it, towards the knuckle), ``away_mm`` (N,) the component away from the camera (from the foot
-    of the camera's perpendicular on the table to the hold), ``in_view`` (processed frames with
-    at least 18 of the 21 true landmarks inside the image) and ``lost`` (of those, frames
-    where MediaPipe found no climbing hand)."""
+    true tip, - = short of it, towards the knuckle), ``away_mm`` (N,) the component away from
+    the camera (from the foot of the camera's perpendicular on the table to the hold),
+    ``in_view`` (processed frames with at least 18 of the 21 true landmarks inside the image)
+    and ``lost`` (of those, frames where MediaPipe found no climbing hand)."""
     from vision.camera import apply_homography
     from vision.landmarks import FINGERTIPS
 
