@@ -75,8 +75,7 @@ def test_a_corrupt_video_is_a_clear_error(tmp_path, capsys) -> None:
 def test_tip_errors_measure_the_fingertips_against_the_truth(recording: dict) -> None:
     """Given the truth's own fingertips (MediaPipe's convention) the error is nil; moved 10 px
     across the image it is 10 px in table mm (the scale of the clip's true camera at a hold),
-    and the
-    frames in view without a hand are counted."""
+    and the frames in view without a hand are counted."""
     gt = recording["gt"]
     exact = []
     for lm, t, f, occ in recording["rec"]:
