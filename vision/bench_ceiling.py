@@ -162,14 +162,12 @@ def tip_errors(clip: dict[str, Any], stride: int = 2) -> dict[str, Any]:
     the camera (from the foot of the camera's perpendicular on the table to the hold),
     ``in_view`` (processed frames with at least 18 of the 21 true landmarks inside the image)
     and ``lost`` (of those, frames where MediaPipe found no climbing hand)."""
-    from vision.camera import apply_homography
+    from vision.camera import CameraModel, apply_homography
     from vision.landmarks import FINGERTIPS
 
     gt, route, view = clip["gt"], clip["route"], clip.get("view")
     H_route = np.linalg.inv(np.asarray(route.H_image_from_route, np.float64))
-    cam = gt["camera"]
-    R = np.asarray(cam["R_cam_from_world"], np.float64)
-    nadir = (-R.T @ np.asarray(cam["t_cam_from_world_mm"], np.float64))[:2]
+    nadir = CameraModel.from_dict(gt["camera"]).centre_world_mm[:2]
     holds = {h["id"]: np.array([h["x_mm"], h["y_mm"]], np.float64) for h in gt["route"]["holds"]}
     downs = []
     for e in gt["events"]:

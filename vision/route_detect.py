@@ -788,8 +788,8 @@ def _similarity(p: np.ndarray, q: np.ndarray, reflect: bool) -> np.ndarray | Non
 
 
 #: a ring matched to a hold must be between these times the size the route's map gives that
-#: hold there (its outer radius in mm times the map's px per mm): the bound the pair
-#: hypotheses of :func:`fit_route` already put on their two rings
+#: hold there (its outer radius in mm times the map's px per mm); the pair hypotheses of
+#: :func:`fit_route` put the same bound on their two rings
 RING_SIZE_RANGE = (0.6, 1.6)
 
 
@@ -837,7 +837,8 @@ def _pair_hypotheses(P: np.ndarray, Q: np.ndarray, rr: np.ndarray, outer_mm: np.
     expect = ((rr[ra] + rr[rb]) / 2)[:, None, None] / ((outer_mm[:, None] + outer_mm[None, :]) / 2)[None]
     scale = dq[:, None, None] / np.maximum(dp, 1e-6)[None]
     ok = (same.T[ra][:, :, None] & same.T[rb][:, None, :] & ~np.eye(N, dtype=bool)[None]
-          & (dq >= 1e-6 * 0.999)[:, None, None] & (scale / expect > 0.6 * 0.999) & (scale / expect < 1.6 * 1.001))
+          & (dq >= 1e-6 * 0.999)[:, None, None] & (scale / expect > RING_SIZE_RANGE[0] * 0.999)
+          & (scale / expect < RING_SIZE_RANGE[1] * 1.001))
     k_pair, a_h, b_h = np.nonzero(ok)
     if not len(k_pair):
         return np.zeros((0, 5), int), np.zeros(0, int)
@@ -889,7 +890,7 @@ def fit_route(rings: list[Ring], holds: list[RouteHold]) -> RouteMatch | None:
         dp = float(np.linalg.norm(P[b_h] - P[a_h]))
         scale = dq / max(dp, 1e-6)
         expect = ((rr[a_i] + rr[b_i]) / 2) / ((outer_mm[a_h] + outer_mm[b_h]) / 2)
-        if not 0.6 < scale / expect < 1.6:
+        if not RING_SIZE_RANGE[0] < scale / expect < RING_SIZE_RANGE[1]:
             continue
         M = _similarity(P[[a_h, b_h]], Q[[a_i, b_i]], bool(reflect))
         if M is None:

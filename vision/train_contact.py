@@ -208,23 +208,21 @@ def train_mlp(X: np.ndarray, y: np.ndarray, *, hidden: int = 16, iters: int = 80
     rng = np.random.default_rng(seed)
     X = np.asarray(X, np.float64)
     y = np.asarray(y, np.float64)
+    n, F = X.shape
     if init is not None:
         mean, std = np.asarray(init["mean"], np.float64), np.asarray(init["std"], np.float64)
-        if mean.shape != (X.shape[1],) or np.shape(init["W1"]) != (X.shape[1], hidden):
+        if mean.shape != (F,) or np.shape(init["W1"]) != (F, hidden):
             raise ValueError(f"the starting net has {np.shape(init['W1'])} weights, these samples "
-                             f"need ({X.shape[1]}, {hidden}): another recipe")
-    else:
-        mean = X.mean(0)
-        std = X.std(0) + 1e-3
-    Z = (X - mean) / std
-    n, F = Z.shape
-    w = np.full(n, 1.0 / n)
-    if init is not None:
+                             f"need ({F}, {hidden}): another recipe")
         P = {"W1": np.array(init["W1"], np.float64), "b1": np.array(init["b1"], np.float64),
              "W2": np.array(init["W2"], np.float64), "b2": np.array([float(init["b2"])])}
     else:
+        mean = X.mean(0)
+        std = X.std(0) + 1e-3
         P = {"W1": rng.normal(0, 1 / np.sqrt(F), (F, hidden)), "b1": np.zeros(hidden),
              "W2": rng.normal(0, 1 / np.sqrt(hidden), hidden), "b2": np.zeros(1)}
+    Z = (X - mean) / std
+    w = np.full(n, 1.0 / n)
     m = {k: np.zeros_like(v) for k, v in P.items()}
     v2 = {k: np.zeros_like(v) for k, v in P.items()}
     for it in range(1, iters + 1):
