@@ -631,7 +631,7 @@ def test_a_placement_rescued_for_a_lift_that_was_not_one_is_taken_back() -> None
     up = {"t": 1.0, "type": "up", "finger": "index", "frame": 30, "confidence": 0.9}
     det.state[2] = "4b"  # what _rescue set
     det._left[id(up)] = "3a"
-    det._rescued[id(up)] = rescued
+    det._rescued[id(up)] = [rescued]
     det._t_decided = 1.0
     assert det._settle([rescued, up]) == []  # both wait for the lift to be sure
     back = {"t": 1.2, "type": "down", "finger": "index", "target": "3a", "frame": 36, "confidence": 0.9}
@@ -641,11 +641,74 @@ def test_a_placement_rescued_for_a_lift_that_was_not_one_is_taken_back() -> None
     # a real lift: the rescue and the lift both go out once the lift is sure
     det2 = ContactDetector()
     det2._left[id(up)] = "3a"
-    det2._rescued[id(up)] = rescued
+    det2._rescued[id(up)] = [rescued]
     det2._t_decided = 1.0
     assert det2._settle([rescued, up]) == []
     det2._t_decided = 1.5
     assert sorted(e["type"] for e in det2._settle([])) == ["down", "up"]
+
+
+def _dab_before_the_thumb_lifts(det, route, target: str, p_index: float, frames: range):
+    """The thumb, the only finger down (on the start zone), lifts at 16/15 s; the index was
+    over ``target`` with P ``p_index`` in the processed ``frames`` (15 per s) before it, and
+    over nothing in the others. Returns what :meth:`ContactDetector._dab` gives."""
+    det.started = True
+    det.state[0] = "start"
+    lm = np.random.default_rng(0).uniform(100.0, 200.0, (21, 2)).astype(np.float32)
+    for i in range(16):
+        cands = [None, target if i in frames else None, None, None, None]
+        prob = np.array([0.9, p_index if cands[1] else 0.0, 0, 0, 0], np.float32)
+        det._recent.append((i / 15, 2 * i, cands, prob, lm))
+    return det._dab(0, (16 / 15, 32), route)
+
+
+@pytest.mark.parametrize(("p_index", "frames", "own", "found"), [
+    (0.8, range(8, 14), False, True),   # a clear dab into a hold of another colour, lifted 0.2 s before
+    (0.55, range(8, 14), False, False),  # too weak
+    (0.8, range(8, 10), False, False),   # too short
+    (0.8, range(1, 6), False, False),    # lifted 0.73 s before the last finger: too long ago
+    (0.8, range(8, 14), True, False),    # the finger's own colour: the usual bar applies
+])
+def test_a_dab_into_a_hold_of_another_colour_is_judged_when_the_hand_lets_go(
+        p_index: float, frames: range, own: bool, found: bool) -> None:
+    """``dab_level``: a finger put briefly into a hold of another colour (under the bar of
+    ``wrong_level``, so not confirmed) and lifted, then the last finger down lifts: the
+    placement is given as a down and an up before the lift (the judge then rules
+    ``wrong_finger``, not ``no_contact``). Weak, short or long-gone runs and holds of the
+    finger's own colour give nothing."""
+    from vision.contact import ContactDetector
+
+    route = _route_of_clip()
+    det = ContactDetector()
+    assert det.p.on_level <= 0.55 < det.p.dab_level <= 0.8 < det.p.wrong_level
+    index_colour = det._colours(route)[0][1]
+    hold = route.holds.ids[int(np.flatnonzero(index_colour == own)[0])]
+    ev = _dab_before_the_thumb_lifts(det, route, hold, p_index, frames)
+    if not found:
+        assert ev == []
+        return
+    down, up = ev
+    assert (down["type"], down["finger"], down["target"], down["frame"]) == ("down", "index", hold, 16)
+    assert (up["type"], up["finger"], up["frame"]) == ("up", "index", 28)
+    assert down["t"] < up["t"] < 16 / 15 and det.state[1] is None  # it is not down any more
+
+
+def test_a_dab_judged_for_a_lift_that_was_not_one_is_taken_back() -> None:
+    """The dab's down and up wait for the lift they were found for; if that finger is back on
+    its target within ``relift_s``, neither is given."""
+    from vision.contact import ContactDetector
+
+    det = ContactDetector()
+    dab = [{"t": 0.5, "type": "down", "finger": "index", "target": "4b", "frame": 15, "confidence": 0.8},
+           {"t": 0.8, "type": "up", "finger": "index", "frame": 24, "confidence": 0.8}]
+    up = {"t": 1.0, "type": "up", "finger": "thumb", "frame": 30, "confidence": 0.9}
+    det._left[id(up)] = "3a"
+    det._rescued[id(up)] = dab
+    det._t_decided = 1.0
+    assert det._settle([*dab, up]) == []
+    back = {"t": 1.2, "type": "down", "finger": "thumb", "target": "3a", "frame": 36, "confidence": 0.9}
+    det._t_decided = 1.2
+    assert det._settle([back]) == [] and det._settle([], flush=True) == []
 
 
 def _finger_over(tip: np.ndarray, u: np.ndarray, palm: float = 60.0) -> np.ndarray:

@@ -82,6 +82,17 @@ class ContactParams:
             on every set; verdicts +2 and +1 on two sets of 48 new clips (14501-14548,
             14601-14648), +5 on the set whose misses led here, but -5 on the 192 clips used in
             development and -3 in 4-fold CV on the 210 training clips (both tuned with it on).
+        dab_level, dab_s, dab_gap_s: when the last finger down lifts with nothing to rescue, a
+            finger that went into a hold of another colour and lifted again before it (the
+            ``wrong_finger`` fault, then the hand let go: missed when its evidence stayed under
+            ``wrong_level``) is given as a down and an up: its run with P from ``on_level``, a
+            mean P from ``dab_level``, at least ``dab_s`` long and ending at most ``dab_gap_s``
+            before the lift (:meth:`ContactDetector._dab`; 0 disables). Chosen 2026-12-04
+            (session 24) on the 281 recorded ``synth-3`` climbs of seeds 17100-17295,
+            17300-17340 and 17400-17447: the eighth model 168 -> 170 verdicts right, and two
+            models trained on one half of them, on the other half, 97 -> 99 and 81 -> 84
+            (events F1 +0.002 on each); ``dab_level`` 0.7: 169 with the eighth; 0.5 with
+            ``dab_s`` 0.13 and ``dab_gap_s`` 0.7: 171 with the eighth, 98 and 84 on the halves.
         settle_palm: a rescued placement is dated to the start of the run's last stretch where
             the fingertip stays within this many palm sizes of where it ends (a finger sliding
             over the finish card before it presses is not down yet); 0: the run's start.
@@ -191,6 +202,9 @@ class ContactParams:
     start_grace_s: float = 0.5
     min_conf: float = 0.55
     rescue_finish_level: float = 0.1
+    dab_level: float = 0.6
+    dab_s: float = 0.2
+    dab_gap_s: float = 0.5
     travel_palm: float = 0.3
     travel_level: float = 0.0
     sticky_target: float = 1.25
@@ -427,7 +441,8 @@ class ContactDetector:
         # lifts held back (see _settle), and the target each lift left
         self._held: list[dict[str, Any]] = []
         self._left: dict[int, str] = {}
-        self._rescued: dict[int, dict[str, Any]] = {}  # lift -> the placement rescued with it
+        # lift -> the events rescued with it (a placement, or a dab's down and up)
+        self._rescued: dict[int, list[dict[str, Any]]] = {}
         self._t_decided = 0.0
         # where the palm centre and the fingertips were when the last down was confirmed (None:
         # no down yet), and how far they have gone since
@@ -491,6 +506,41 @@ class ContactDetector:
             t0, f0 = (before[-1][0], before[-1][1]) if before else (up[0] - 1e-3, up[1])
         return {"t": round(t0, 4), "type": "down", "finger": FINGERS[k], "target": c, "frame": f0,
                 "confidence": round(conf, 3)}
+
+    def _dab(self, k_up: int, up: tuple[float, int], route: RouteObservation) -> list[dict[str, Any]]:
+        """The last finger down lifts with no other down and nothing to :meth:`_rescue`: a
+        finger that went into a hold of another colour than its own and lifted again before this
+        lift (a ``wrong_finger`` fault, then the hand let go) was missed if its run stayed under
+        ``wrong_level``. Its run in the last ``rescue_s`` before ``up`` ((t_s, frame) of the
+        lift) with P from ``on_level``, at least ``dab_s`` long, a mean P of ``dab_level``
+        and ending at most ``dab_gap_s`` before the lift, is returned as a down and an up (the
+        one with the most evidence); none: []. ``dab_level`` 0 disables."""
+        p = self.p
+        if p.dab_level <= 0:
+            return []
+        rows = [r for r in self._recent if up[0] - p.rescue_s - 1e-6 <= r[0] < up[0] - 1e-9]
+        best: tuple[float, int, str, int, int, float] | None = None
+        for k in range(len(FINGERS)):
+            if k == k_up:
+                continue
+            keys = [c if c is not None and c not in ("start", "finish") and r[3][k] >= p.on_level
+                    and not self._right_colour(k, c, route) else None
+                    for r in rows for c in (r[2][k],)]
+            for i, j in _runs(keys):
+                if rows[j][0] - rows[i][0] < p.dab_s - 1e-6 or up[0] - rows[j][0] > p.dab_gap_s + 1e-6:
+                    continue
+                conf = float(np.mean([r[3][k] for r in rows[i:j + 1]]))
+                score = conf * (j + 1 - i)
+                if conf >= p.dab_level and (best is None or score > best[0]):
+                    best = (score, k, str(keys[i]), i, j, conf)
+        if best is None:
+            return []
+        _, k, c, i, j, conf = best
+        t1, f1 = (rows[j + 1][0], rows[j + 1][1]) if j + 1 < len(rows) else (up[0] - 1e-3, up[1])
+        return [{"t": round(rows[i][0], 4), "type": "down", "finger": FINGERS[k], "target": c,
+                 "frame": rows[i][1], "confidence": round(conf, 3)},
+                {"t": round(t1, 4), "type": "up", "finger": FINGERS[k], "frame": f1,
+                 "confidence": round(conf, 3)}]
 
     def _moved_from(self, lm: np.ndarray) -> None:
         """A down was confirmed with the hand at ``lm``: measure the hand's travel from here
@@ -688,7 +738,7 @@ class ContactDetector:
             self._left.clear()
             self._rescued.clear()
             return list(new)
-        rescues = {id(r) for r in self._rescued.values()}
+        rescues = {id(r) for rs in self._rescued.values() for r in rs if r["type"] == "down"}
         for e in new:
             if e["type"] == "down":
                 back = next((h for h in self._held if h["type"] == "up" and h["finger"] == e["finger"]
@@ -697,7 +747,7 @@ class ContactDetector:
                 if back is not None:
                     self._held.remove(back)
                     self._left.pop(id(back), None)
-                    self._unrescue(self._rescued.pop(id(back), None))
+                    self._unrescue(self._rescued.pop(id(back), []))
                     continue
             if e["type"] == "up" or id(e) in rescues:  # a rescue waits for its lift
                 self._held.append(e)
@@ -705,7 +755,7 @@ class ContactDetector:
                 out.append(e)
         gone = {id(h) for h in self._held
                 if h["type"] == "up" and (flush or h["t"] < self._t_decided - self.p.relift_s - 1e-9)}
-        freed = {id(self._rescued[i]) for i in gone if i in self._rescued}
+        freed = {id(r) for i in gone for r in self._rescued.get(i, ())}
         keep = []
         for h in self._held:
             if id(h) in gone or id(h) in freed:
@@ -717,18 +767,17 @@ class ContactDetector:
         self._held = keep
         return out
 
-    def _unrescue(self, res: dict[str, Any] | None) -> None:
-        """Take back a placement rescued because of a lift that turned out not to be one."""
-        if res is None:
-            return
-        if any(h is res for h in self._held):
-            self._held = [h for h in self._held if h is not res]
-        k = FINGERS.index(res["finger"])
-        if self.state[k] == res["target"]:
-            self.state[k] = None
-            self.confidence[k] = 0.0
-            self._refs[k] = None
-            self._off[k] = None
+    def _unrescue(self, rescued: list[dict[str, Any]]) -> None:
+        """Take back the events rescued because of a lift that turned out not to be one."""
+        for res in rescued:
+            if any(h is res for h in self._held):
+                self._held = [h for h in self._held if h is not res]
+            k = FINGERS.index(res["finger"])
+            if res["type"] == "down" and self.state[k] == res["target"]:
+                self.state[k] = None
+                self.confidence[k] = 0.0
+                self._refs[k] = None
+                self._off[k] = None
 
     def _evidence(self, ob: _Observed, at: Callable[[int], _Observed]) -> np.ndarray:
         """The contact classifier's P (pressing on the target under it) of each finger in the
@@ -874,18 +923,17 @@ class ContactDetector:
                 if t_s - off[0] >= p.off_s - 1e-6:
                     t_up, f_up = off[0], off[1]
                     # (a finger leaving the finish zone ends the climb: nothing to rescue)
+                    rescued: list[dict[str, Any]] = []
                     if p.rescue_s > 0 and self.started and cur != "finish" and all(
                             self.state[j] is None for j in range(n) if j != k):
                         res = self._rescue(k, t_s, route, (t_up, f_up))
-                    else:
-                        res = None
-                    if res is not None:
-                        events.append(res)
+                        rescued = [res] if res is not None else self._dab(k, (t_up, f_up), route)
+                    events += rescued
                     events.append({"t": round(t_up, 4), "type": "up", "finger": f, "frame": f_up,
                                    "confidence": round(float(np.mean(off[2])), 3)})
                     self._left[id(events[-1])] = cur
-                    if res is not None:  # the placement rescued because of this lift
-                        self._rescued[id(events[-1])] = res
+                    if rescued:  # the events rescued because of this lift
+                        self._rescued[id(events[-1])] = rescued
                     self.state[k] = None
                     self.confidence[k] = 0.0
                     self._off[k] = None
