@@ -335,6 +335,21 @@ on the 42 others; card_moved 5/6, none on the 42 others; verdicts 26/48: top 20/
 no_contact 6/6. Speed (medians of 3): 88.0 frames/s at 640x480 (ratio 0.97), 83.3 at 1280x720
 (1.01). The eighth model replayed on the same recordings: 29/48 (top 22/30, oblique 7/18), F1
 0.790, so the eighth stays.
+
+2026-12-04 (session 24), the twelfth model (:mod:`vision.train_contact`: 377 ``synth-3``
+climbs, 64 hidden units) and the decoder's dab rule (``ContactParams.dab_level``). Seeds
+17600-17695 (``--hd-seed 17696``), rendered and run once: holds with the route file precision
+1.000, recall 1.000; ring detector alone precision 0.9985, recall 0.9899, colour 100 %; centre
+0.23 px (0.20 mm); in the climbs 241 holds placed from the route file (median 0.73 mm off, p95
+6.3, max 10.6), 798 seen (median 0.18 mm), 3 climbs judged twice. Events F1 0.810 (P 0.829,
+R 0.791; 0.888 on time); other_hand 12/12, none on the 84 others; card_moved 7/12, none on the
+84 others; verdicts 65/96 (68 %): top 52/60, oblique 13/36; by script clean 13/24,
+wrong_finger 14/24, used_hold 10/12, card_moved 6/12, other_hand 12/12, no_contact 10/12.
+Replayed on the same recordings: the eighth model 65/96, F1 0.795 (64 without the dab); the
+twelfth without the dab 64. Speed, medians of 3 on a quiet machine afterwards
+(:func:`speed_figures` on the same clips): 83.3 frames/s at 640x480 (ratio 0.95), 78.7 at
+1280x720 (0.93); during the run, with a one-process replay beside it, 84.2 (0.98) and 77.0
+(0.96).
 """
 
 from __future__ import annotations

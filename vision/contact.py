@@ -103,7 +103,7 @@ class ContactParams:
             no_contact climb whose index was read on the black hold beside its blue one, a clean
             climb scored 4 instead of 6), none lost, events F1 0.718 -> 0.725; on the 106
             ``synth-2`` climbs one verdict more (a clean climb judged wrong_finger), none lost.
-            0.05: 57. The seventh to tenth contact models were trained with 0.4 (training
+            0.05: 57. The seventh to twelfth contact models were trained with 0.4 (training
             chooses its targets with the decoder's weight unless told otherwise,
             ``train_contact --colour-weight``).
         gap_s: a run of evidence towards a down survives this long without support (the tip
