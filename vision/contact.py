@@ -512,7 +512,7 @@ class ContactDetector:
         finger that went into a hold of another colour than its own and lifted again before this
         lift (a ``wrong_finger`` fault, then the hand let go) was missed if its run stayed under
         ``wrong_level``. Its run in the last ``rescue_s`` before ``up`` ((t_s, frame) of the
-        lift) with P from ``on_level``, at least ``dab_s`` long, a mean P of ``dab_level``
+        lift) with P from ``on_level``, at least ``dab_s`` long, a mean P from ``dab_level``
         and ending at most ``dab_gap_s`` before the lift, is returned as a down and an up (the
         one with the most evidence); none: []. ``dab_level`` 0 disables."""
         p = self.p
