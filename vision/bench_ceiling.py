@@ -164,6 +164,8 @@ def tip_errors(clip: dict[str, Any], stride: int = 2) -> dict[str, Any]:
     and ``lost`` (of those, frames where MediaPipe found no climbing hand)."""
     from vision.camera import CameraModel, apply_homography
     from vision.landmarks import FINGERTIPS
+    from vision.synth.bench_scene import hand_in_view
+    from vision.train_contact import true_up_frame
 
     gt, route, view = clip["gt"], clip["route"], clip.get("view")
     H_route = np.linalg.inv(np.asarray(route.H_image_from_route, np.float64))
@@ -172,9 +174,8 @@ def tip_errors(clip: dict[str, Any], stride: int = 2) -> dict[str, Any]:
     downs = []
     for e in gt["events"]:
         if e["type"] == "down" and e["target"] in holds:
-            up = next((u["frame"] for u in gt["events"] if u["type"] == "up" and u["finger"] == e["finger"]
-                       and u["frame"] > e["frame"]), 10 ** 9)
-            downs.append((FINGERTIPS[e["finger"]], holds[e["target"]], e["frame"] + 2, up))
+            downs.append((FINGERTIPS[e["finger"]], holds[e["target"]], e["frame"] + 2,
+                          true_up_frame(gt["events"], e)))
     w, h = gt["image_size"]
 
     def to_mm(px: np.ndarray, in_image: bool) -> np.ndarray:
@@ -191,8 +192,7 @@ def tip_errors(clip: dict[str, Any], stride: int = 2) -> dict[str, Any]:
         true = next((x for x in gt["frames"][f]["hands"] if x["role"] == "climbing"), None)
         if true is None:
             continue
-        px = np.asarray(true["landmarks_px"], np.float64)
-        if int(((px[:, 0] >= 0) & (px[:, 0] < w) & (px[:, 1] >= 0) & (px[:, 1] < h)).sum()) >= 18:
+        if hand_in_view(true["landmarks_px"], w, h):
             in_view += 1
             lost += lm is None
         if lm is None:

@@ -224,7 +224,7 @@ from vision.contact_model import (
 )
 from vision.landmarks import FINGERS
 
-__all__ = ["main", "record_clip", "train_mlp"]
+__all__ = ["main", "record_clip", "train_mlp", "true_up_frame"]
 
 
 def train_mlp(X: np.ndarray, y: np.ndarray, *, hidden: int = 16, iters: int = 800, lr: float = 0.02,
@@ -322,6 +322,13 @@ def _labels(gt: dict[str, Any]) -> list[list[str | None]]:
     return lab
 
 
+def true_up_frame(events: list[dict[str, Any]], down: dict[str, Any]) -> int:
+    """The frame of the ground truth's first lift of ``down``'s finger after that down (10**9:
+    it stays down to the end)."""
+    return next((u["frame"] for u in events if u["type"] == "up" and u["finger"] == down["finger"]
+                 and u["frame"] > down["frame"]), 10 ** 9)
+
+
 def _target_geometry(route: Any, target: str) -> tuple[np.ndarray, float, bool]:
     if target in ("start", "finish"):
         poly = route.zone_px(target)
@@ -393,8 +400,7 @@ def stay_samples(clip: dict[str, Any], rows: list[Any], p_on: list[Any], ahead: 
         if e["type"] != "down":
             continue
         k = FINGERS.index(e["finger"])
-        up = next((u["frame"] for u in gt["events"] if u["type"] == "up" and u["finger"] == e["finger"]
-                   and u["frame"] > e["frame"]), 10 ** 9)
+        up = true_up_frame(gt["events"], e)
         c, r, zone = _target_geometry(route, e["target"])
         for off in (-2, 0, 2, 4):
             ref = None

@@ -29,6 +29,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -42,6 +43,13 @@ TIPS = list(FINGERTIPS.values())
 def palm_size(px: np.ndarray) -> float:
     p = px[list(PALM_LANDMARKS)]
     return float(np.linalg.norm(p[:, None] - p[None], axis=-1).max())
+
+
+def hand_in_view(landmarks_px: Any, w: int, h: int) -> bool:
+    """A ground-truth hand is in view when at least 18 of its 21 landmarks (px) lie inside the
+    ``w`` x ``h`` image."""
+    px = np.asarray(landmarks_px, np.float64)
+    return int(((px[:, 0] >= 0) & (px[:, 0] < w) & (px[:, 1] >= 0) & (px[:, 1] < h)).sum()) >= 18
 
 
 def bench_scene(seed: int, camera: str, script: str, size: tuple[int, int],
@@ -78,11 +86,8 @@ def bench_scene(seed: int, camera: str, script: str, size: tuple[int, int],
                 continue
             hd = truth[0]
             gt_mp = np.array(hd["landmarks_mediapipe_px"])
-            gt_px = np.array(hd["landmarks_px"])
             vis = np.array(hd["visible"])
-            inside = ((gt_px[:, 0] >= 0) & (gt_px[:, 0] < w) & (gt_px[:, 1] >= 0)
-                      & (gt_px[:, 1] < h))
-            if inside.sum() < 18:
+            if not hand_in_view(hd["landmarks_px"], w, h):
                 continue
             in_view += 1
             found += int(len(hands.hands) > 0)
