@@ -157,13 +157,14 @@ def tip_errors(clip: dict[str, Any], stride: int = 2) -> dict[str, Any]:
     ``landmarks_mediapipe_px``), for every processed frame in which a finger is down on a
     hold (from 2 frames after its true down to its true up), both taken to the table plane
     through the route's homography. Returns ``camera``, ``err_mm`` (N,) distances, ``along_mm``
-    (N,) the component along the finger (from its true knuckle to its true tip: + = beyond the
-    true tip, - = short of it, towards the knuckle), ``away_mm`` (N,) the component away from
+    (N,) the component along the finger (from its true knuckle, ``FINGER_JOINTS[finger].mcp``:
+    the thumb's CMC, to its true tip: + = beyond the true tip, - = short of it, towards the
+    knuckle), ``away_mm`` (N,) the component away from
     the camera (from the foot of the camera's perpendicular on the table to the hold),
     ``in_view`` (processed frames with at least 18 of the 21 true landmarks inside the image)
     and ``lost`` (of those, frames where MediaPipe found no climbing hand)."""
     from vision.camera import CameraModel, apply_homography
-    from vision.landmarks import FINGERTIPS
+    from vision.landmarks import FINGER_JOINTS
     from vision.synth.bench_scene import hand_in_view
     from vision.train_contact import true_up_frame
 
@@ -174,7 +175,8 @@ def tip_errors(clip: dict[str, Any], stride: int = 2) -> dict[str, Any]:
     downs = []
     for e in gt["events"]:
         if e["type"] == "down" and e["target"] in holds:
-            downs.append((FINGERTIPS[e["finger"]], holds[e["target"]], e["frame"] + 2,
+            joints = FINGER_JOINTS[e["finger"]]
+            downs.append(((joints.tip, joints.mcp), holds[e["target"]], e["frame"] + 2,
                           true_up_frame(gt["events"], e)))
     w, h = gt["image_size"]
 
@@ -197,10 +199,10 @@ def tip_errors(clip: dict[str, Any], stride: int = 2) -> dict[str, Any]:
             lost += lm is None
         if lm is None:
             continue
-        for tip, hold, a, b in downs:
+        for (tip, knuckle), hold, a, b in downs:
             if a <= f < b:
                 seen = to_mm(lm[tip, :2], False)[0]
-                t_tip, t_mcp = to_mm(np.asarray(true["landmarks_mediapipe_px"])[[tip, tip - 3]], True)
+                t_tip, t_mcp = to_mm(np.asarray(true["landmarks_mediapipe_px"])[[tip, knuckle]], True)
                 d = seen - t_tip
                 u_f = (t_tip - t_mcp) / max(float(np.linalg.norm(t_tip - t_mcp)), 1e-6)
                 u_c = (hold - nadir) / max(float(np.linalg.norm(hold - nadir)), 1e-6)
