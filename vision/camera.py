@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-__all__ = ["CameraModel", "apply_homography", "look_at"]
+__all__ = ["CameraModel", "apply_homography", "camera_centre_from_homography", "focal_from_homography",
+           "look_at"]
 
 
 def apply_homography(H: np.ndarray, points: np.ndarray) -> np.ndarray:
@@ -28,6 +29,66 @@ def apply_homography(H: np.ndarray, points: np.ndarray) -> np.ndarray:
         out = q[:, :2] / q[:, 2:3]
     out[~np.isfinite(out).all(axis=1)] = np.nan
     return out
+
+
+def focal_from_homography(H: np.ndarray, principal_px: np.ndarray) -> float | None:
+    """The focal length (px) of a camera seeing a plane through the homography ``H`` (plane
+    -> image), by Zhang's closed form (square pixels, the principal point ``principal_px``
+    known); None when the view does not tell it (a camera looking straight at the plane)."""
+    C = np.array([[1, 0, -principal_px[0]], [0, 1, -principal_px[1]], [0, 0, 1.0]])
+    Hc = C @ np.asarray(H, np.float64)
+    h1, h2 = Hc[:, 0], Hc[:, 1]
+    a1, b1 = h1[0] * h2[0] + h1[1] * h2[1], h1[2] * h2[2]
+    a2, b2 = h1[0] ** 2 + h1[1] ** 2 - h2[0] ** 2 - h2[1] ** 2, h1[2] ** 2 - h2[2] ** 2
+    den = a1 * a1 + a2 * a2
+    if den <= 0:
+        return None
+    x = -(a1 * b1 + a2 * b2) / den
+    if x <= 0:
+        return None
+    return float(1 / np.sqrt(x))
+
+
+def camera_centre_from_homography(H_image_from_plane: np.ndarray, image_wh: tuple[int, int], *,
+                                  hfov_deg: float = 60.0, min_tilt_deg: float = 20.0
+                                  ) -> np.ndarray | None:
+    """Where the camera is, (3,) in the plane's frame (its units; z: its height above the
+    plane, > 0), from the homography plane -> image alone: the principal point at the image's
+    centre, square pixels, no distortion. The focal length is :func:`focal_from_homography`'s
+    when the camera looks at the plane at least ``min_tilt_deg`` from straight on (and the
+    answer lies within half to twice the default), else that of a ``hfov_deg`` horizontal field
+    of view: a camera looking straight down cannot tell it, and there its position matters
+    little. None for a degenerate homography."""
+    H = np.asarray(H_image_from_plane, np.float64)
+    if H.shape != (3, 3) or not np.isfinite(H).all():
+        return None
+    w, h = image_wh
+    pp = np.array([(w - 1) / 2.0, (h - 1) / 2.0])
+    f_default = (w / 2.0) / np.tan(np.radians(hfov_deg) / 2)
+
+    def pose(f: float) -> tuple[np.ndarray, float] | None:
+        K = np.array([[f, 0, pp[0]], [0, f, pp[1]], [0, 0, 1.0]])
+        B = np.linalg.solve(K, H)
+        n = float(np.linalg.norm(B[:, 0]))
+        if n <= 0:
+            return None
+        r1, r2, t = B[:, 0] / n, B[:, 1] / n, B[:, 2] / n
+        U, _, Vt = np.linalg.svd(np.column_stack([r1, r2, np.cross(r1, r2)]))
+        R = U @ Vt
+        c = -R.T @ t
+        tilt = float(np.degrees(np.arccos(min(1.0, abs(R[2, 2])))))
+        return (c if c[2] > 0 else -c), tilt
+
+    first = pose(f_default)
+    if first is None:
+        return None
+    c, tilt = first
+    f = focal_from_homography(H, pp) if tilt >= min_tilt_deg else None
+    if f is not None and 0.5 * f_default < f < 2.0 * f_default:
+        better = pose(f)
+        if better is not None:
+            c = better[0]
+    return c if np.isfinite(c).all() and c[2] > 0 else None
 
 
 def _as_f64(a: object, shape: tuple[int, ...], name: str) -> np.ndarray:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from vision.camera import CameraModel
+from vision.camera import CameraModel, focal_from_homography
 from vision.quoridor.geometry import DEFAULT_BOARD, BoardSpec
 
 __all__ = ["BoardPose", "find_board", "detect_markers", "fit_camera", "BoardNotFound"]
@@ -79,22 +79,6 @@ def _default_K(size: tuple[int, int], hfov_deg: float = 60.0) -> np.ndarray:
     w, h = size
     f = (w / 2) / np.tan(np.radians(hfov_deg) / 2)
     return np.array([[f, 0, (w - 1) / 2], [0, f, (h - 1) / 2], [0, 0, 1.0]])
-
-
-def _focal_from_homography(H: np.ndarray, K0: np.ndarray) -> float | None:
-    """Zhang's closed form for f (square pixels, known principal point); None if ill-posed."""
-    C = np.array([[1, 0, -K0[0, 2]], [0, 1, -K0[1, 2]], [0, 0, 1.0]])
-    Hc = C @ H
-    h1, h2 = Hc[:, 0], Hc[:, 1]
-    a1, b1 = h1[0] * h2[0] + h1[1] * h2[1], h1[2] * h2[2]
-    a2, b2 = h1[0] ** 2 + h1[1] ** 2 - h2[0] ** 2 - h2[1] ** 2, h1[2] ** 2 - h2[2] ** 2
-    den = a1 * a1 + a2 * a2
-    if den <= 0:
-        return None
-    x = -(a1 * b1 + a2 * b2) / den
-    if x <= 0:
-        return None
-    return float(1 / np.sqrt(x))
 
 
 def fit_camera(obj_mm: np.ndarray, img_px: np.ndarray, size: tuple[int, int], *,
@@ -407,7 +391,7 @@ def _first_pose(obj: np.ndarray, img: np.ndarray, size: tuple[int, int], K0: np.
     cam, _ = fit_camera(obj, img, size, K=K0, dist=d0, lens_fixed=True)
     if not lens_fixed and _tilt_deg(cam) > 18.0:
         Hm, _ = cv2.findHomography(obj[:, :2], img)
-        f = _focal_from_homography(Hm, K0) if Hm is not None else None
+        f = focal_from_homography(Hm, K0[:2, 2]) if Hm is not None else None
         w = size[0]
         if f is not None and 0.5 * w < f < 2.0 * w:
             K1 = K0.copy()
