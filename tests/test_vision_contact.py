@@ -17,6 +17,8 @@ from vision.contact_model import (
     MODEL_PATH,
     STAY_FEATURE_NAMES,
     ContactNet,
+    camera_cues,
+    camera_rays,
     lookahead_features,
     lookahead_names,
     stay_names,
@@ -281,7 +283,7 @@ def _scripted_events(det, route, cands_at, probs_at, frames: int = 31, lm_at=Non
 
     n_feat = len(FEATURE_NAMES)
 
-    def update(lm, t, route_, occ, prior):  # (targets, X, contact points) of one frame
+    def update(lm, t, route_, occ, prior, eye=None):  # (targets, X, contact points) of one frame
         return cands_at(t), np.zeros((5, n_feat), np.float32), np.zeros((5, 2), np.float32)
 
     det.features.update = update  # type: ignore[method-assign]
@@ -484,11 +486,14 @@ def test_detector_decides_on_the_features_it_was_trained_on() -> None:
     without a hand (here the clip's exact landmarks, one processed frame in five dropped)."""
     from vision.bench_judge import _colour_map
     from vision.contact import ContactDetector
-    from vision.train_contact import on_samples
+    from vision.train_contact import clip_eye, on_samples
 
     route = _route_of_clip()
     gt = json.loads((CLIP / "ground_truth.json").read_text())
-    rec = []
+    rec: list = []
+    clip = {"gt": gt, "route": route, "rec": rec}
+    eye = clip_eye(clip)  # where the camera is, as training finds it
+    assert eye is not None
     for fr in gt["frames"]:
         hands = [h for h in fr["hands"] if h["role"] == "climbing"]
         lost = not hands or fr["frame"] % 10 == 4
@@ -502,10 +507,10 @@ def test_detector_decides_on_the_features_it_was_trained_on() -> None:
     decided_while_running = 0
     for lm, t, f, occ in rec:
         if f % 2 == 0:
-            det.update(lm, t, f, route, occ)
+            det.update(lm, t, f, route, occ, eye=eye)
             decided_while_running = len(seen)
     det.finish()
-    _, _, rows = on_samples({"gt": gt, "route": route, "rec": rec}, 2, det.lookahead)
+    _, _, rows = on_samples(clip, 2, det.lookahead)
     expected = [r[3] for r in rows if r[3] is not None]
     assert len(seen) == len(expected) > decided_while_running  # the last ones wait for finish
     for a, b in zip(seen, expected):
@@ -779,3 +784,100 @@ def test_a_start_read_as_the_hold_beside_the_start_zone(start_self: bool, downs:
                               lambda t: [0.0, 0.95, 0, 0, 0], lm_at=lambda lm, t: lm_on_start)
     got = [(e["finger"], e["target"]) for e in events if e["type"] == "down"]
     assert got == [(f, hold if tg == "hold" else tg) for f, tg in downs]
+
+
+def _flat_hand(heading: np.ndarray, at: np.ndarray) -> np.ndarray:
+    """(21, 2) landmarks of a flat hand at ``at`` whose fingers point along ``heading``."""
+    u = heading / np.linalg.norm(heading)
+    v = np.array([-u[1], u[0]])
+    lm = np.zeros((21, 2))
+    lm[0] = at - 60 * u
+    for k, base in enumerate((1, 5, 9, 13, 17)):
+        side = (k - 2) * 18.0
+        for j in range(4):
+            lm[base + j] = at + side * v + (j * 20.0 - (30 if k == 0 else 0)) * u
+    return lm.astype(np.float32)
+
+
+def test_camera_cues_tell_where_the_camera_is_from_the_hand() -> None:
+    route = _route_of_clip()
+    H = np.asarray(route.H_image_from_route, np.float64)
+    from vision.camera import apply_homography
+
+    mm_at = np.array([0.0, 150.0])
+    at = apply_homography(H, mm_at[None])[0]
+    eye = np.array([0.0, 150.0 - 400.0, 400.0])  # 45 degrees down the wall from the hand
+    # the direction away from the camera, as seen: up the wall
+    away = apply_homography(H, (mm_at + [0.0, 10.0])[None])[0] - at
+    def cues(lm: np.ndarray, eye: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+        return camera_cues(lm, camera_rays(lm, route, eye))
+
+    tan_p, along_p = cues(_flat_hand(away, at), eye)
+    _, along_m = cues(_flat_hand(-away, at), eye)
+    side = np.array([-away[1], away[0]])
+    _, along_s = cues(_flat_hand(side, at), eye)
+    assert np.allclose(tan_p, tan_p[0]) and 0.9 < tan_p[0] < 1.1  # the palm is 400 mm out, 400 up
+    assert (along_p > 0.8).all() and (along_m < -0.8).all()  # pointing away / towards the camera
+    assert (np.abs(along_s) < 0.35).all()  # across
+    assert np.abs(along_p).max() < 1.5
+    none = cues(_flat_hand(away, at), None)
+    assert not none[0].any() and not none[1].any()
+
+
+@pytest.mark.parametrize(("eye_height", "shifted"), [(400.0, True), (2000.0, False)])
+def test_an_oblique_camera_moves_the_contact_point_towards_it(eye_height: float, shifted: bool) -> None:
+    # MediaPipe reads a pressing fingertip above the table, so seen obliquely it lies further
+    # from the camera than the contact: the contact point is taken back towards the camera
+    # (ContactParams.camera_shift), but not for a camera looking down steeply
+    from vision.camera import apply_homography
+    from vision.contact import ContactParams
+    from vision.contact_model import ContactFeatures
+
+    route = _route_of_clip()
+    H = np.asarray(route.H_image_from_route, np.float64)
+    mm_at = np.array([0.0, 600.0])  # far above the route: no target under any finger
+    at = apply_homography(H, mm_at[None])[0]
+    eye = np.array([0.0, 600.0 - 400.0, eye_height])
+    lm = _flat_hand(apply_homography(H, (mm_at + [30.0, 0.0])[None])[0] - at, at)
+    p = ContactParams()
+    plain = ContactFeatures(sticky=p.sticky_target)
+    moved = ContactFeatures(sticky=p.sticky_target, camera_shift=p.camera_shift,
+                            shift_min_tan=p.camera_shift_min_tan)
+    t0, X0, pts0 = plain.update(lm, 0.0, route, None, None, eye)
+    t1, X1, pts1 = moved.update(lm, 0.0, route, None, None, eye)
+    assert t0 == t1 == [None] * 5
+    assert np.array_equal(X0, X1)  # the features of a finger over nothing do not change
+    i = FEATURE_NAMES.index("cam_tan")
+    assert X1[0, i] == pytest.approx(400.0 / eye_height, rel=0.05)
+    d_mm = apply_homography(np.linalg.inv(H), pts1) - apply_homography(np.linalg.inv(H), pts0)
+    if shifted:
+        assert (d_mm[:, 1] < -5).all()  # towards the camera, down the wall
+        assert (np.abs(d_mm[:, 0]) < 0.5 * np.abs(d_mm[:, 1])).all()
+    else:
+        assert np.abs(d_mm).max() < 1e-3
+
+
+def test_a_recorded_clip_replays_to_the_referees_own_events(judged: tuple[dict, dict]) -> None:
+    """Training and the benchmarks replay the contact stage on recordings
+    (:func:`vision.train_contact.record_clip`): the replay must see what the referee saw (the
+    landmarks, the route, the camera's place) and so give its contact events and verdict."""
+    from vision.bench_judge import _colour_map
+    from vision.contact import ContactDetector
+    from vision.train_contact import clip_eye, judge_recording, record_clip
+
+    gt, live = judged
+    clip = record_clip(CLIP, 2)
+    events: list[dict] = []
+    det = ContactDetector(colour_map=_colour_map(gt))
+    for lm, t, f, occ in clip["rec"]:
+        events += det.update(lm, t, f, clip["route"], occ, eye=clip_eye(clip))[1]
+    events += det.finish()
+
+    def contact(evs: list[dict]) -> list[tuple]:
+        return [(e["type"], e.get("finger"), e.get("target"), e["frame"]) for e in evs
+                if e["type"] in ("down", "up")]
+
+    assert contact(events) == contact(live["events"]) != []
+    _, n_pred, _, _, v = judge_recording(ContactDetector(colour_map=_colour_map(gt)), clip, 2)
+    assert n_pred == len(events)
+    assert (v["result"], v["score"]) == (live["result"], live["score"])

@@ -80,9 +80,9 @@ class TruthToldDetector(ContactDetector):
         return self._labels[frame][k] if 0 <= frame < len(self._labels) else None
 
     def update(self, lm: np.ndarray | None, t_s: float, frame_index: int, route: Any,
-               occlusion: np.ndarray | None = None, view: Any = None) -> Any:
+               occlusion: np.ndarray | None = None, view: Any = None, eye: Any = None) -> Any:
         self._frame = frame_index
-        out = super().update(lm, t_s, frame_index, route, occlusion, view=view)
+        out = super().update(lm, t_s, frame_index, route, occlusion, view=view, eye=eye)
         ob = self._pending[-1] if self._pending else self._done[-1]
         if ob.lm is not None:
             for k in range(len(FINGERS)):

@@ -103,7 +103,7 @@ class ContactParams:
             no_contact climb whose index was read on the black hold beside its blue one, a clean
             climb scored 4 instead of 6), none lost, events F1 0.718 -> 0.725; on the 106
             ``synth-2`` climbs one verdict more (a clean climb judged wrong_finger), none lost.
-            0.05: 57. The seventh to twelfth contact models were trained with 0.4 (training
+            0.05: 57. The seventh to thirteenth contact models were trained with 0.4 (training
             chooses its targets with the decoder's weight unless told otherwise,
             ``train_contact --colour-weight``).
         gap_s: a run of evidence towards a down survives this long without support (the tip
@@ -141,6 +141,21 @@ class ContactParams:
             neighbouring holds made the target flicker, each flicker breaking the run of
             evidence). 1 disables. Training makes the same choice
             (:func:`vision.train_contact.on_samples`); the model kept was trained before it.
+        camera_shift, camera_shift_min_tan: seen obliquely, MediaPipe's fingertip of a finger
+            pressing a hold lies away from the camera (it reads the finger above the table,
+            and a point h mm up is seen h times the tangent of the ray's angle from the
+            vertical further out): the tips are moved towards the camera by ``camera_shift``
+            palm sizes times that tangent before the target under each finger is chosen
+            (:class:`vision.contact_model.ContactFeatures`; the camera's place comes from the
+            route's homography, :func:`vision.camera.camera_centre_from_homography`), when the
+            tangent at the palm is at least ``camera_shift_min_tan`` (0 disables; training
+            makes the same choice). Chosen 2026-12-04 (session 25) on the 137 recorded
+            climbs of seeds 17100-17195 and 17300-17340 (the frames where a finger is truly
+            down on a hold, the target chosen being that hold): oblique 79.8 % -> 86.8 % (0.3),
+            87.5 % (0.4), 87.2 % (0.5); top-down 95.5 % -> 94.8 % at 0.4 (a camera looking
+            down steeply: its tangent at the hand is 0.12-0.38 in the renders, the oblique
+            ones' 0.43-1.7), hence the threshold. The contact models from the thirteenth on
+            are trained with it; see :mod:`vision.train_contact` for the verdicts.
         start_self: the start rescue (:meth:`ContactDetector._start_rescue`) may take the
             finger confirmed on a hold itself as the start finger, when it was over the start
             zone as that rescue asks of any finger and still is (a start read as the hold
@@ -208,6 +223,8 @@ class ContactParams:
     travel_palm: float = 0.3
     travel_level: float = 0.0
     sticky_target: float = 1.25
+    camera_shift: float = 0.4
+    camera_shift_min_tan: float = 0.4
     start_self: bool = True
     start_rest_palm: float = 0.3
 
@@ -412,7 +429,9 @@ class ContactDetector:
         self.stay_net = ContactNet(model["stay"], stay_names(self.stay_ahead))
         self._i_speed = FEATURE_NAMES.index("speed")
         self._i_lspeed = FEATURE_NAMES.index("local_speed")
-        self.features = ContactFeatures(sticky=self.p.sticky_target)
+        self.features = ContactFeatures(sticky=self.p.sticky_target,
+                                        camera_shift=self.p.camera_shift,
+                                        shift_min_tan=self.p.camera_shift_min_tan)
         if colour_map is None:
             from games.grimpe.cards import ColourMap
 
@@ -694,14 +713,17 @@ class ContactDetector:
         return StayReference(lm, k, t_s, route.holds.centres_px[i], float(route.holds.radii_px[i]), False)
 
     def update(self, lm: np.ndarray | None, t_s: float, frame_index: int, route: RouteObservation,
-               occlusion: np.ndarray | None = None, view: Any = None
+               occlusion: np.ndarray | None = None, view: Any = None, eye: np.ndarray | None = None
                ) -> tuple[ContactObservation, list[dict[str, Any]]]:
         """``lm`` (21, 2) image px or None, ``route`` in image px; ``view``: a
         :class:`vision.table_view.TableView` to judge in (the table seen from above: an oblique
         camera's landmarks and holds are mapped into it); the observation's contact points are
-        in image px either way. With a look-ahead model, a frame is decided once the frames it
-        looks at have come: the events and the observation returned are those of the frame
-        ``max(lookahead)`` processed frames back (:meth:`finish` decides the last ones)."""
+        in image px either way. ``eye``: the camera's centre in the route's mm
+        (:func:`vision.camera.camera_centre_from_homography`: the contact model's camera cues
+        and ``camera_shift``; None: unknown). With a look-ahead model, a frame is decided once
+        the frames it looks at have come: the events and the observation returned are those
+        of the frame ``max(lookahead)`` processed frames back (:meth:`finish` decides the last
+        ones)."""
         if view is not None:
             key = (id(route), id(view))
             if self._view_route is None or self._view_route[0] != key:
@@ -715,7 +737,8 @@ class ContactDetector:
             ob = _Observed(t_s, frame_index, None, occlusion, route, [None] * n, None,
                            np.zeros((n, 2), np.float32), view)
         else:
-            cands, X, points = self.features.update(lm, t_s, route, occlusion, self.colour_prior(route))
+            cands, X, points = self.features.update(lm, t_s, route, occlusion, self.colour_prior(route),
+                                                    eye)
             ob = _Observed(t_s, frame_index, lm, occlusion, route, cands, X, points, view)
         self._pending.append(ob)
         events: list[dict[str, Any]] = []

@@ -11,7 +11,12 @@ exist in real footage as well as in the synthetic renders (no renderer artefact 
   the other fingers in the same frame (a pressing finger points down, so it looks shorter);
 - motion: the tip's image speed now and over the last ~0.3 s (a pressing tip is fixed on the
   table while the hand moves), and its motion relative to the hand (arrival then stillness);
-- covering: the fraction of the hold's ring and hole that differs from the empty route.
+- covering: the fraction of the hold's ring and hole that differs from the empty route;
+- the camera (:func:`camera_cues`): how steeply it looks at the hand, and whether each finger
+  points towards it or away (how long a finger looks depends on both when the camera is
+  oblique), from the camera's place found from the route's homography. The same place moves
+  the fingertips towards the camera before the target under them is chosen (see
+  :attr:`vision.contact.ContactParams.camera_shift`).
 
 Measured and not used (2026-12-03, 14 recorded ``synth-3`` climbs, 6164 finger-frames):
 MediaPipe's relative depth ``z`` (tip minus knuckle, middle or last joint, or wrist, over the
@@ -33,6 +38,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from vision.camera import apply_homography
 from vision.landmarks import FINGER_JOINTS, FINGERS
 from vision.observations import RouteObservation
 
@@ -45,6 +51,8 @@ __all__ = [
     "ContactNet",
     "StayReference",
     "best_targets",
+    "camera_cues",
+    "camera_rays",
     "lookahead_features",
     "lookahead_names",
     "palm_centre",
@@ -58,6 +66,7 @@ FEATURE_NAMES: tuple[str, ...] = (
     "seg_d", "seg_m", "ext", "r_seg_d", "r_seg_m", "r_ext", "rel_d", "rel_ext",
     "speed", "speed_avg", "disp_03", "local_speed", "local_disp_03", "local_arrive_07",
     "hand_speed", "tip_to_palm", "dr_seg_d_02", "dr_ext_02", "dgeo_02", "min_r_seg_d_05",
+    "cam_tan", "cam_along",
     "f_thumb", "f_index", "f_middle", "f_ring", "f_little",
 )
 
@@ -142,7 +151,8 @@ def _palm(lm: np.ndarray) -> float:
     return max(float(np.linalg.norm(lm[0] - lm[9])), 1.0)
 
 
-def best_targets(lm: np.ndarray, route: RouteObservation, prior: np.ndarray | None = None
+def best_targets(lm: np.ndarray, route: RouteObservation, prior: np.ndarray | None = None,
+                 shift: np.ndarray | None = None
                  ) -> tuple[list[str | None], np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Per finger: the best target under its last segment (hold id, ``start``, ``finish`` or
     None), its geometric score (0..1), along offset (palm sizes, negative = back towards the
@@ -154,7 +164,8 @@ def best_targets(lm: np.ndarray, route: RouteObservation, prior: np.ndarray | No
     :meth:`vision.contact.ContactDetector`); the reported score stays the geometric one. A hold
     wins over a zone (holds are never inside zones) unless the contact point is inside the zone
     and the hold lies under the finger's middle joint rather than its tip (score below
-    :data:`_ZONE_OVER_HOLD`)."""
+    :data:`_ZONE_OVER_HOLD`). ``shift`` (5, 2) px moves each fingertip before the finger's
+    line is laid (see :attr:`vision.contact.ContactParams.camera_shift`)."""
     palm = _palm(lm)
     H = route.holds
     n = len(FINGERS)
@@ -168,7 +179,7 @@ def best_targets(lm: np.ndarray, route: RouteObservation, prior: np.ndarray | No
     radii = np.maximum(H.radii_px, 1.0)
     for k, f in enumerate(FINGERS):
         j = FINGER_JOINTS[f]
-        tip = lm[j.tip]
+        tip = lm[j.tip] if shift is None else lm[j.tip] + shift[k]
         base = lm[j.dip]
         u = tip - lm[j.pip]
         nu = float(np.linalg.norm(u))
@@ -211,14 +222,61 @@ def best_targets(lm: np.ndarray, route: RouteObservation, prior: np.ndarray | No
     return targets, geo, along_o, across_o, points
 
 
+def camera_rays(lm: np.ndarray, route: RouteObservation, eye: np.ndarray | None
+                ) -> tuple[float, np.ndarray, np.ndarray] | None:
+    """How the camera sees the hand (``lm`` and ``route`` in the same pixels: the image, or the
+    table view): the tangent of the camera ray's angle from the vertical at the palm's centre,
+    the same at each fingertip (5,), and the direction away from the camera at each fingertip
+    as seen ((5, 2) unit vectors). A point h mm above the table is seen h times the tangent
+    further from the camera than the table point below it. None when ``eye`` (the camera's
+    centre in the route's mm, :func:`vision.camera.camera_centre_from_homography`) or the
+    route's homography is unknown."""
+    H = route.H_image_from_route
+    if eye is None or H is None or not eye[2] > 0:
+        return None
+    H = np.asarray(H, np.float64)
+    pts = np.vstack([palm_centre(lm)[None], lm[_TIP]]).astype(np.float64)
+    mm = apply_homography(np.linalg.inv(H), pts)
+    d = mm - np.asarray(eye[:2], np.float64)
+    dist = np.maximum(np.linalg.norm(d, axis=1), 1e-6)
+    tan = dist / float(eye[2])
+    away = apply_homography(H, mm[1:] + d[1:] / dist[1:, None]) - pts[1:]  # 1 mm further, seen
+    away /= np.maximum(np.linalg.norm(away, axis=1), 1e-9)[:, None]
+    if not (np.isfinite(tan).all() and np.isfinite(away).all()):
+        return None
+    return float(tan[0]), tan[1:], away
+
+
+def camera_cues(lm: np.ndarray, rays: tuple[float, np.ndarray, np.ndarray] | None
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """The contact model's camera features per finger (from :func:`camera_rays`): ``cam_tan``,
+    the tangent of the camera ray's angle from the vertical at the palm, and ``cam_along``, that
+    tangent at the fingertip times the cosine between the finger (knuckle to tip) and the
+    direction away from the camera: how long a finger looks depends on both (a finger pointing
+    down into a hold looks longer when it points towards the camera). Zeros without ``rays``
+    (as for a camera straight above the hand)."""
+    n = len(FINGERS)
+    if rays is None:
+        return np.zeros(n, np.float32), np.zeros(n, np.float32)
+    tan_palm, tan, away = rays
+    u = (lm[_TIP] - lm[_MCP]).astype(np.float64)
+    u /= np.maximum(np.linalg.norm(u, axis=1), 1e-9)[:, None]
+    return np.full(n, tan_palm, np.float32), (tan * np.sum(u * away, axis=1)).astype(np.float32)
+
+
 class ContactFeatures:
     """Causal per-frame feature extractor (see module doc). ``update`` → (targets, X (5, F),
     contact points (5, 2)); X rows follow :data:`FEATURE_NAMES`. ``sticky``: the hold each
     finger was over in the previous frame weighs this much more in the choice of its target
-    (see :attr:`vision.contact.ContactParams.sticky_target`)."""
+    (see :attr:`vision.contact.ContactParams.sticky_target`); ``camera_shift``,
+    ``shift_min_tan``: the fingertips are moved towards the camera before that choice (see
+    :attr:`vision.contact.ContactParams.camera_shift`; 0: not moved)."""
 
-    def __init__(self, history: int = 240, baseline_pct: float = 85.0, sticky: float = 1.0) -> None:
+    def __init__(self, history: int = 240, baseline_pct: float = 85.0, sticky: float = 1.0,
+                 camera_shift: float = 0.0, shift_min_tan: float = 0.0) -> None:
         self.sticky = sticky
+        self.camera_shift = camera_shift
+        self.shift_min_tan = shift_min_tan
         self._last_targets: list[str | None] = [None] * len(FINGERS)
         self.history = history
         self.baseline_pct = baseline_pct
@@ -233,8 +291,11 @@ class ContactFeatures:
         self._last_targets = [None] * len(FINGERS)
 
     def update(self, lm: np.ndarray, t_s: float, route: RouteObservation,
-               occlusion: np.ndarray | None, prior: np.ndarray | None = None
-               ) -> tuple[list[str | None], np.ndarray, np.ndarray]:
+               occlusion: np.ndarray | None, prior: np.ndarray | None = None,
+               eye: np.ndarray | None = None) -> tuple[list[str | None], np.ndarray, np.ndarray]:
+        """``eye``: the camera's centre (3,) in the route's millimetres (z its height), as
+        :func:`vision.camera.camera_centre_from_homography` finds it; None: unknown (the
+        camera features are 0, as for a camera straight above the hand)."""
         n = len(FINGERS)
         palm = _palm(lm)
         if self.sticky != 1.0 and len(route.holds):
@@ -242,7 +303,12 @@ class ContactFeatures:
             for k, c in enumerate(self._last_targets):
                 if c is not None and c not in ("start", "finish"):
                     prior[k, route.holds.index(c)] *= self.sticky
-        targets, geo, along, across, points = best_targets(lm, route, prior)
+        rays = camera_rays(lm, route, eye)
+        shift = None
+        if rays is not None and self.camera_shift and rays[0] >= self.shift_min_tan:
+            # MediaPipe's fingertip is seen above the table: the contact lies towards the camera
+            shift = (-self.camera_shift * palm) * rays[1][:, None] * rays[2]
+        targets, geo, along, across, points = best_targets(lm, route, prior, shift)
         self._last_targets = list(targets)
         L = np.zeros((n, 3), np.float32)
         L[:, 0] = _row_norms(lm[_TIP] - lm[_DIP]) / palm
@@ -298,11 +364,12 @@ class ContactFeatures:
         dgeo = np.array([1.0 if old[3][k] == targets[k] and targets[k] is not None else 0.0
                          for k in range(n)], np.float32)
         min_seg = np.min([q[1] for q in self._past], axis=0)
+        cam_tan, cam_along = camera_cues(lm, rays)
         X = np.zeros((n, len(FEATURE_NAMES)), np.float32)
         cols = [geo, along, across, is_zone, occ, L[:, 0], L[:, 1], L[:, 2], R[:, 0], R[:, 1],
                 R[:, 2], rel_d, rel_ext, np.minimum(speed, 20), np.minimum(speed_avg, 20), disp,
                 np.minimum(local_speed, 20), ldisp, arrive, np.full(n, min(hand_speed, 20)),
-                tip_to_palm, dr_seg, dr_ext, dgeo, min_seg]
+                tip_to_palm, dr_seg, dr_ext, dgeo, min_seg, cam_tan, cam_along]
         for i, c in enumerate(cols):
             X[:, i] = c
         X[np.arange(n), len(cols) + np.arange(n)] = 1.0

@@ -43,6 +43,7 @@ from typing import Any
 import numpy as np
 
 from vision.arbiter import EventArbiter
+from vision.camera import camera_centre_from_homography
 from vision.card_motion import CardMotionDetector
 from vision.contact import (
     ContactDetector,
@@ -214,6 +215,8 @@ class GrimpeReferee:
         self.view: TableView | None = None  # set when the route shows an oblique camera
         self._view_decided = False
         self._view_from: int | None = None  # the first frame tracked in the view
+        # the camera's centre in the route's mm, for the route it was found for
+        self._eye: tuple[RouteObservation, np.ndarray | None] | None = None
         if earlier is not None:  # the frames are tracked as they were (their hands reused)
             self.view, self._view_decided, self._view_from = earlier.view, earlier._view_decided, earlier._view_from
         self._route_done_t: float | None = None
@@ -402,7 +405,12 @@ class GrimpeReferee:
         contacts = ContactObservation.none()
         if route is not None:
             occ = self.occlusion.measure(frame) if self.occlusion is not None else None
-            contacts, ev = self.contacts.update(lm, t_s, frame_index, route, occ, view=self.view)
+            if self._eye is None or self._eye[0] is not route:
+                H = route.H_image_from_route
+                self._eye = (route, None if H is None else
+                             camera_centre_from_homography(H, (frame.shape[1], frame.shape[0])))
+            contacts, ev = self.contacts.update(lm, t_s, frame_index, route, occ, view=self.view,
+                                                eye=self._eye[1])
             new += ev
             new += self._other_hand(route).update(frame, t_s, frame_index, hands.hands, climber)
             if self.card_motion is not None:
