@@ -350,6 +350,21 @@ twelfth without the dab 64. Speed, medians of 3 on a quiet machine afterwards
 (:func:`speed_figures` on the same clips): 83.3 frames/s at 640x480 (ratio 0.95), 78.7 at
 1280x720 (0.93); during the run, with a one-process replay beside it, 84.2 (0.98) and 77.0
 (0.96).
+
+2026-12-04 (session 25), the thirteenth model (:mod:`vision.train_contact`: the camera's place
+as features, the fingertips moved towards an oblique camera before their targets are chosen,
+``ContactParams.camera_shift``; 473 ``synth-3`` climbs, 96 more of them oblique). Seeds
+17800-17895 (``--hd-seed 17896``), rendered and run once: holds with the route file precision
+1.000, recall 0.9966; ring detector alone precision 0.9971, recall 0.9822, colour 0.9966 (seed
+17863: a dark red cloth in dim light, 11 of 18 rings' colours right; every other route 100 %);
+centre 0.23 px (0.21 mm); in the climbs 228 holds placed from the route file (median 0.64 mm
+off, p95 5.3, max 13.1), 809 seen (median 0.18 mm), 1 climb judged twice. Events F1 0.839 (P
+0.835, R 0.843; 0.906 on time); other_hand 10/12, none on the 84 others; card_moved 11/12,
+none on the 84 others; verdicts 66/96 (69 %): top 45/60, oblique 21/36; by script clean
+15/24, wrong_finger 10/24, used_hold 11/12, card_moved 11/12, other_hand 10/12, no_contact
+9/12. The twelfth model replayed on the same recordings: 61/96 (top 43/60, oblique 18/36),
+F1 0.798 (oblique 0.617 against 0.737). Speed during the run (machine otherwise quiet), medians
+of 3: 82.6 frames/s at 640x480 (ratio 0.90), 76.1 at 1280x720 (0.92).
 """
 
 from __future__ import annotations
