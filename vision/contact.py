@@ -22,11 +22,12 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.contact_model import _TIP, _row_norms, lookahead_features, palm_centre
+from vision.contact_model import _TIP, ContactFeatures, _row_norms, lookahead_features, palm_centre
 from vision.landmarks import FINGER_JOINTS, FINGERS
 from vision.observations import ContactObservation, RouteObservation
 
-__all__ = ["ContactDetector", "ContactParams", "OcclusionMeter", "finger_targets", "hold_colour_prior"]
+__all__ = ["ContactDetector", "ContactParams", "OcclusionMeter", "contact_features", "finger_targets",
+           "hold_colour_prior"]
 
 
 @dataclass(frozen=True)
@@ -315,6 +316,13 @@ def own_colour(route: RouteObservation, colour_map: Any) -> np.ndarray:
     return own
 
 
+def contact_features(p: ContactParams) -> ContactFeatures:
+    """The :class:`vision.contact_model.ContactFeatures` these settings choose targets with
+    (the detector's, and training's: :func:`vision.train_contact.on_samples`)."""
+    return ContactFeatures(sticky=p.sticky_target, camera_shift=p.camera_shift,
+                           shift_min_tan=p.camera_shift_min_tan)
+
+
 def hold_colour_prior(route: RouteObservation, colour_map: Any, weight: float) -> np.ndarray | None:
     """(5, n_holds) weights of the holds when several lie under one finger: 1 for the finger's
     own colour (``colour_map``: a :class:`games.grimpe.cards.ColourMap`) or a colour it does not
@@ -413,7 +421,6 @@ class ContactDetector:
         from vision.contact_model import (
             FEATURE_NAMES,
             MODEL_PATH,
-            ContactFeatures,
             ContactNet,
             lookahead_names,
             stay_names,
@@ -429,9 +436,7 @@ class ContactDetector:
         self.stay_net = ContactNet(model["stay"], stay_names(self.stay_ahead))
         self._i_speed = FEATURE_NAMES.index("speed")
         self._i_lspeed = FEATURE_NAMES.index("local_speed")
-        self.features = ContactFeatures(sticky=self.p.sticky_target,
-                                        camera_shift=self.p.camera_shift,
-                                        shift_min_tan=self.p.camera_shift_min_tan)
+        self.features = contact_features(self.p)
         if colour_map is None:
             from games.grimpe.cards import ColourMap
 

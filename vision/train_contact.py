@@ -244,7 +244,6 @@ import numpy as np
 
 from vision.contact_model import (
     FEATURE_NAMES,
-    ContactFeatures,
     ContactNet,
     StayReference,
     lookahead_features,
@@ -399,7 +398,7 @@ def on_samples(clip: dict[str, Any], stride: int, lookahead: tuple[int, ...] = (
     choice of its target (default: the detector's ``ContactParams.other_colour_weight``)."""
     from games.grimpe.cards import ColourMap
     from vision.bench_judge import _colour_map
-    from vision.contact import ContactParams, hold_colour_prior
+    from vision.contact import ContactParams, contact_features, hold_colour_prior
 
     gt = clip["gt"]
     # the holds' colour weights, as the detector chooses its targets (without loading the
@@ -408,9 +407,7 @@ def on_samples(clip: dict[str, Any], stride: int, lookahead: tuple[int, ...] = (
     if colour_weight is None:
         colour_weight = p.other_colour_weight
     prior = hold_colour_prior(clip["route"], _colour_map(gt) or ColourMap(), colour_weight)
-    # the detector's own targets
-    fe = ContactFeatures(sticky=p.sticky_target, camera_shift=p.camera_shift,
-                         shift_min_tan=p.camera_shift_min_tan)
+    fe = contact_features(p)  # the detector's own targets
     eye = clip_eye(clip)
     lab = _labels(gt)
     Xs, ys, rows = [], [], []
