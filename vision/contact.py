@@ -153,9 +153,10 @@ class ContactParams:
             makes the same choice). Chosen 2026-12-04 (session 25) on the 137 recorded
             climbs of seeds 17100-17195 and 17300-17340 (the frames where a finger is truly
             down on a hold, the target chosen being that hold): oblique 79.8 % -> 86.8 % (0.3),
-            87.5 % (0.4), 87.2 % (0.5); top-down 95.5 % -> 94.8 % at 0.4 (a camera looking
-            down steeply: its tangent at the hand is 0.12-0.38 in the renders, the oblique
-            ones' 0.43-1.7), hence the threshold. The contact models from the thirteenth on
+            87.5 % (0.4), 87.2 % (0.5); top-down 95.5 % -> 94.8 % at 0.4, hence the
+            threshold (as found from the homography, the tangent averaged over a route's holds
+            is 0.13-0.38 on the top-down renders of seeds 17600-17695, 0.43-1.71 on the
+            oblique ones). The contact models from the thirteenth on
             are trained with it; see :mod:`vision.train_contact` for the verdicts.
         start_self: the start rescue (:meth:`ContactDetector._start_rescue`) may take the
             finger confirmed on a hold itself as the start finger, when it was over the start
