@@ -857,16 +857,34 @@ def test_an_oblique_camera_moves_the_contact_point_towards_it(eye_height: float,
         assert np.abs(d_mm).max() < 1e-3
 
 
-def test_a_recorded_clip_replays_to_the_referees_own_events(judged: tuple[dict, dict]) -> None:
+def _referee_verdict(clip_dir: Path) -> dict:
+    """The referee's verdict on a sample clip, every frame fed as a camera would."""
+    route = json.loads((clip_dir / "route.json").read_text())
+    gt = json.loads((clip_dir / "ground_truth.json").read_text())
+    ref = GrimpeReferee(route, fps=gt["fps"])
+    with VideoReader(clip_dir / "video.mp4") as vr:
+        for i, t, frame in vr:
+            ref.update(frame, t, i)
+    verdict = ref.finish()
+    ref.close()
+    return verdict
+
+
+@pytest.mark.parametrize("name", ["wrong_finger_top", "clean_oblique"])
+def test_a_recorded_clip_replays_to_the_referees_own_events(name: str, judged: tuple[dict, dict]) -> None:
     """Training and the benchmarks replay the contact stage on recordings
     (:func:`vision.train_contact.record_clip`): the replay must see what the referee saw (the
-    landmarks, the route, the camera's place) and so give its contact events and verdict."""
+    landmarks, the route, the camera's place; on an oblique camera all in the table view) and
+    so give its contact events and verdict."""
     from vision.bench_judge import _colour_map
     from vision.contact import ContactDetector
     from vision.train_contact import clip_eye, judge_recording, record_clip
 
-    gt, live = judged
-    clip = record_clip(CLIP, 2)
+    clip_dir = CLIP.parent / name
+    live = judged[1] if clip_dir == CLIP else _referee_verdict(clip_dir)
+    clip = record_clip(clip_dir, 2)
+    gt = clip["gt"]
+    assert (clip["view"] is not None) == (gt["camera_kind"] == "oblique")
     events: list[dict] = []
     det = ContactDetector(colour_map=_colour_map(gt))
     for lm, t, f, occ in clip["rec"]:
