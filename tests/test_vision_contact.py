@@ -31,17 +31,22 @@ CLIP = Path(__file__).resolve().parents[1] / "sample_videos" / "wrong_finger_top
 TOL_S = 0.2
 
 
-@pytest.fixture(scope="module")
-def judged() -> tuple[dict, dict]:
-    route = json.loads((CLIP / "route.json").read_text())
-    gt = json.loads((CLIP / "ground_truth.json").read_text())
+def _referee_verdict(clip_dir: Path) -> dict:
+    """The referee's verdict on a sample clip, every frame fed as a camera would."""
+    route = json.loads((clip_dir / "route.json").read_text())
+    gt = json.loads((clip_dir / "ground_truth.json").read_text())
     ref = GrimpeReferee(route, fps=gt["fps"])
-    with VideoReader(CLIP / "video.mp4") as vr:
+    with VideoReader(clip_dir / "video.mp4") as vr:
         for i, t, frame in vr:
             ref.update(frame, t, i)
     verdict = ref.finish()
     ref.close()
-    return gt, verdict
+    return verdict
+
+
+@pytest.fixture(scope="module")
+def judged() -> tuple[dict, dict]:
+    return json.loads((CLIP / "ground_truth.json").read_text()), _referee_verdict(CLIP)
 
 
 def test_clip_is_held_out_of_training() -> None:
@@ -855,19 +860,6 @@ def test_an_oblique_camera_moves_the_contact_point_towards_it(eye_height: float,
         assert (np.abs(d_mm[:, 0]) < 0.5 * np.abs(d_mm[:, 1])).all()
     else:
         assert np.abs(d_mm).max() < 1e-3
-
-
-def _referee_verdict(clip_dir: Path) -> dict:
-    """The referee's verdict on a sample clip, every frame fed as a camera would."""
-    route = json.loads((clip_dir / "route.json").read_text())
-    gt = json.loads((clip_dir / "ground_truth.json").read_text())
-    ref = GrimpeReferee(route, fps=gt["fps"])
-    with VideoReader(clip_dir / "video.mp4") as vr:
-        for i, t, frame in vr:
-            ref.update(frame, t, i)
-    verdict = ref.finish()
-    ref.close()
-    return verdict
 
 
 @pytest.mark.parametrize("name", ["wrong_finger_top", "clean_oblique"])
