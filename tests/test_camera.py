@@ -49,17 +49,11 @@ def test_validation_names_expected_and_actual():
     assert np.allclose(again.project([[10, 20, 0]]), cam.project([[10, 20, 0]]))
 
 
-def _plane_homography(cam: CameraModel) -> np.ndarray:
-    """The homography table plane (z = 0, mm) -> image of a camera without distortion."""
-    R, t = cam.R_cam_from_world, cam.t_cam_from_world_mm
-    return cam.K @ np.column_stack([R[:, 0], R[:, 1], t])
-
-
 @pytest.mark.parametrize("eye, hfov", [((380, 190, 320), 60.0), ((-470, 40, 430), 55.0),
                                        ((30, -250, 520), 70.0)])
 def test_camera_centre_from_an_oblique_homography(eye: tuple, hfov: float) -> None:
     cam = look_at((640, 480), eye, (0, 150, 0), hfov_deg=hfov)
-    c = camera_centre_from_homography(_plane_homography(cam), (640, 480))
+    c = camera_centre_from_homography(cam.H_image_from_table(), (640, 480))
     assert c is not None
     assert np.abs(c - np.asarray(eye, float)).max() < 1.0  # the focal length is found too
 
@@ -68,11 +62,22 @@ def test_camera_centre_straight_above_takes_the_default_field_of_view() -> None:
     # looking straight down the focal length cannot be told: the default one is used, which
     # puts the camera at the right place over the table but at the height that focal implies
     cam = look_at((640, 480), (10, 200, 600), (10, 200, 0), hfov_deg=60)
-    c = camera_centre_from_homography(_plane_homography(cam), (640, 480))
+    c = camera_centre_from_homography(cam.H_image_from_table(), (640, 480))
     assert c is not None and np.abs(c - [10, 200, 600]).max() < 1.0
     wider = look_at((640, 480), (10, 200, 600), (10, 200, 0), hfov_deg=75)
-    c = camera_centre_from_homography(_plane_homography(wider), (640, 480))
+    c = camera_centre_from_homography(wider.H_image_from_table(), (640, 480))
     assert c is not None and np.hypot(c[0] - 10, c[1] - 200) < 1.0 and c[2] > 600 * 1.2
+
+
+def test_camera_centre_does_not_depend_on_the_homographys_scale_or_a_mirrored_plane() -> None:
+    cam = look_at((640, 480), (380, 190, 320), (0, 150, 0))
+    H = cam.H_image_from_table()
+    for scaled in (-H, -3 * H, 0.01 * H):
+        c = camera_centre_from_homography(scaled, (640, 480))
+        assert c is not None and np.abs(c - [380, 190, 320]).max() < 1.0
+    # the same table with its y axis turned round: the camera is at y -190 there
+    c = camera_centre_from_homography(H @ np.diag([1.0, -1.0, 1.0]), (640, 480))
+    assert c is not None and np.abs(c - [380, -190, 320]).max() < 1.0
 
 
 def test_camera_centre_of_a_degenerate_homography_is_none() -> None:

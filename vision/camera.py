@@ -69,15 +69,20 @@ def camera_centre_from_homography(H_image_from_plane: np.ndarray, image_wh: tupl
     def pose(f: float) -> tuple[np.ndarray, float] | None:
         K = np.array([[f, 0, pp[0]], [0, f, pp[1]], [0, 0, 1.0]])
         B = np.linalg.solve(K, H)
-        n = float(np.linalg.norm(B[:, 0]))
-        if n <= 0:
+        # H is known up to its scale, sign included: the plane's origin lies in front of the
+        # camera (t_z > 0)
+        n = float(np.linalg.norm(B[:, 0])) * (1.0 if B[2, 2] >= 0 else -1.0)
+        if n == 0:
             return None
         r1, r2, t = B[:, 0] / n, B[:, 1] / n, B[:, 2] / n
         U, _, Vt = np.linalg.svd(np.column_stack([r1, r2, np.cross(r1, r2)]))
         R = U @ Vt
         c = -R.T @ t
+        # a plane frame mirrored against the camera's (x, y, z not right-handed) puts the camera
+        # below the plane: its place over the plane is the same
+        c[2] = abs(c[2])
         tilt = float(np.degrees(np.arccos(min(1.0, abs(R[2, 2])))))
-        return (c if c[2] > 0 else -c), tilt
+        return c, tilt
 
     first = pose(f_default)
     if first is None:
