@@ -834,9 +834,10 @@ def test_an_oblique_camera_moves_the_contact_point_towards_it(eye_height: float,
     # MediaPipe reads a pressing fingertip above the table, so seen obliquely it lies further
     # from the camera than the contact: the contact point is taken back towards the camera
     # (ContactParams.camera_shift), but not for a camera looking down steeply
+    from dataclasses import replace
+
     from vision.camera import apply_homography
-    from vision.contact import ContactParams
-    from vision.contact_model import ContactFeatures
+    from vision.contact import ContactParams, contact_features
 
     route = _route_of_clip()
     H = np.asarray(route.H_image_from_route, np.float64)
@@ -845,9 +846,9 @@ def test_an_oblique_camera_moves_the_contact_point_towards_it(eye_height: float,
     eye = np.array([0.0, 600.0 - 400.0, eye_height])
     lm = _flat_hand(apply_homography(H, (mm_at + [30.0, 0.0])[None])[0] - at, at)
     p = ContactParams()
-    plain = ContactFeatures(sticky=p.sticky_target)
-    moved = ContactFeatures(sticky=p.sticky_target, camera_shift=p.camera_shift,
-                            shift_min_tan=p.camera_shift_min_tan)
+    assert p.camera_shift > 0
+    plain = contact_features(replace(p, camera_shift=0.0))
+    moved = contact_features(p)
     t0, X0, pts0 = plain.update(lm, 0.0, route, None, None, eye)
     t1, X1, pts1 = moved.update(lm, 0.0, route, None, None, eye)
     assert t0 == t1 == [None] * 5
@@ -870,18 +871,14 @@ def test_a_recorded_clip_replays_to_the_referees_own_events(name: str, judged: t
     so give its contact events and verdict."""
     from vision.bench_judge import _colour_map
     from vision.contact import ContactDetector
-    from vision.train_contact import clip_eye, judge_recording, record_clip
+    from vision.train_contact import judge_recording, record_clip, replay_contacts
 
     clip_dir = CLIP.parent / name
     live = judged[1] if clip_dir == CLIP else _referee_verdict(clip_dir)
     clip = record_clip(clip_dir, 2)
     gt = clip["gt"]
     assert (clip["view"] is not None) == (gt["camera_kind"] == "oblique")
-    events: list[dict] = []
-    det = ContactDetector(colour_map=_colour_map(gt))
-    for lm, t, f, occ in clip["rec"]:
-        events += det.update(lm, t, f, clip["route"], occ, eye=clip_eye(clip))[1]
-    events += det.finish()
+    events = replay_contacts(ContactDetector(colour_map=_colour_map(gt)), clip, 2)
 
     def contact(evs: list[dict]) -> list[tuple]:
         return [(e["type"], e.get("finger"), e.get("target"), e["frame"]) for e in evs

@@ -252,7 +252,7 @@ from vision.contact_model import (
 )
 from vision.landmarks import FINGERS
 
-__all__ = ["main", "record_clip", "train_mlp", "true_up_frame"]
+__all__ = ["main", "record_clip", "replay_contacts", "train_mlp", "true_up_frame"]
 
 
 def train_mlp(X: np.ndarray, y: np.ndarray, *, hidden: int = 16, iters: int = 800, lr: float = 0.02,
@@ -510,8 +510,20 @@ def _fit(clips: list[dict[str, Any]], stride: int, hidden: int = 32, lookahead: 
             "stay": dict(st_w, features=list(stay_names(stay_ahead)), lookahead=list(stay_ahead))}
 
 
+def replay_contacts(det: Any, clip: dict[str, Any], stride: int) -> list[dict[str, Any]]:
+    """The events of the contact detector ``det`` run over a recorded clip (:func:`record_clip`),
+    one frame in ``stride``, as the referee fed it (the landmarks, route and occlusion it
+    received, and the camera's place, :func:`clip_eye`)."""
+    ev: list[dict[str, Any]] = []
+    eye = clip_eye(clip)
+    for lm, t, f, occ in clip["rec"]:
+        if f % stride == 0:
+            ev += det.update(lm, t, f, clip["route"], occ, eye=eye)[1]
+    return ev + det.finish()
+
+
 def judge_recording(det: Any, clip: dict[str, Any], stride: int) -> tuple[int, int, int, bool, dict[str, Any]]:
-    """Run the contact detector ``det`` over a recorded clip (:func:`record_clip`) and judge
+    """Run the contact detector ``det`` over a recorded clip (:func:`replay_contacts`) and judge
     its events as the referee does (event arbiter, then the climb judge, with the clip's
     non-contact events): (contact events matched, predicted, true; verdict right; verdict)."""
     from games.grimpe.climb import ClimbJudge
@@ -519,12 +531,7 @@ def judge_recording(det: Any, clip: dict[str, Any], stride: int) -> tuple[int, i
     from vision.bench_judge import _colour_map, match_events, verdict_right
 
     gt = clip["gt"]
-    ev: list[dict[str, Any]] = []
-    eye = clip_eye(clip)
-    for lm, t, f, occ in clip["rec"]:
-        if f % stride == 0:
-            ev += det.update(lm, t, f, clip["route"], occ, eye=eye)[1]
-    ev += det.finish()
+    ev = replay_contacts(det, clip, stride)
     truth = [e for e in gt["events"] if e["type"] in ("down", "up")]
     m = match_events(ev, truth)
     judge = ClimbJudge(clip["route_json"], _colour_map(gt))
