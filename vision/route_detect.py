@@ -32,7 +32,7 @@ Two steps:
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import cv2
@@ -76,6 +76,17 @@ MIN_HOLE_CONTRAST = 8.0
 #: A printed pattern (a dotted tablecloth) repeats one blob: this many or more candidates of one
 #: colour, size and shade are texture, not holds (a route has a few rings of each colour).
 TEXTURE_MIN_REPEATS = 8
+#: In a dim scene (card paper darker than :data:`DIM_PAPER_L`) where a ring colour has no good
+#: annulus, the search is done again with the chroma threshold times :data:`FAINT_CHROMA_FACTOR`
+#: (never under :data:`FAINT_CHROMA_MIN`): chroma falls with the light, and a dark ink (blue,
+#: with the paper at L 34) keeps half its usual chroma, under a threshold set by the paper's
+#: noise. In good light, a colour that weak is the table's, not a ring's.
+DIM_PAPER_L = 50.0
+FAINT_CHROMA_FACTOR = 0.65
+FAINT_CHROMA_MIN = 15.0
+#: A ring found by its convex hull (one with a gap, so no hole) must cover this fraction of
+#: directions round its centre (:func:`_ring_coverage`).
+MIN_BROKEN_RING_COVERAGE = 0.85
 
 
 class RouteNotFound(ValueError):
@@ -307,6 +318,25 @@ def _ring_around_hole(comp: np.ndarray, hole_cnt: np.ndarray) -> tuple[np.ndarra
     return np.array([cx, cy]), np.array([a0 + t_px, a1 + t_px]), float(ang)
 
 
+def _ring_coverage(comp: np.ndarray, centre: np.ndarray, axes: np.ndarray, ang: float) -> float:
+    """Fraction of 24 directions from ``centre`` in which the component has a pixel in the
+    ellipse's ring band (0.55-1.0 of its semi-axes): ~1 for a ring, even one broken by a
+    small gap; low for a C, a bar or two strokes that a convex hull rounds into an ellipse."""
+    t = math.radians(ang)
+    ct, st = math.cos(t), math.sin(t)
+    s = np.linspace(0.55, 1.0, 10)
+    # the ray at ellipse angle phi: (a cos phi, b sin phi) rotated by the ellipse's angle
+    ex = float(axes[0]) * _RAY_COS[:, None] * s[None, :]
+    ey = float(axes[1]) * _RAY_SIN[:, None] * s[None, :]
+    x = np.rint(centre[0] + ex * ct - ey * st).astype(np.intp)
+    y = np.rint(centre[1] + ex * st + ey * ct).astype(np.intp)
+    H, W = comp.shape
+    inside = (x >= 0) & (x < W) & (y >= 0) & (y < H)
+    on = np.zeros(x.shape, bool)
+    on[inside] = comp[y[inside], x[inside]] != 0
+    return float(on.any(axis=1).mean())
+
+
 def _meets(x: int, y: int, w: int, h: int, roi: tuple[int, int, int, int] | None) -> bool:
     return roi is None or (x < roi[2] and x + w > roi[0] and y < roi[3] and y + h > roi[1])
 
@@ -338,10 +368,18 @@ def _candidate_rings(mask: np.ndarray, lab: np.ndarray, neutral: np.ndarray, tab
         if area <= max_area_px:
             outer = [c for c, hh in zip(contours, hier[0]) if hh[3] < 0]
             cnt = max(outer, key=cv2.contourArea)
-            if len(cnt) >= 6:
-                (cx, cy), (d0, d1), ang = cv2.fitEllipse(cnt)
-                found = _judge_ellipse(comp, np.array([cx, cy]), np.array([d0 / 2, d1 / 2]), ang,
-                                       area, int(area), lab_c, neutral_c, table_lab, (x0, y0))
+            # the outline, then its convex hull: a ring broken by a gap (its thin side lighter
+            # than the threshold) has no hole, and its outline runs round the inside as well;
+            # the hull's ellipse must then be nearly all covered by the component
+            for hull, pts in ((False, cnt), (True, cv2.convexHull(cnt))):
+                if found is not None or len(pts) < 6:
+                    continue
+                (cx, cy), (d0, d1), ang = cv2.fitEllipse(pts)
+                centre, axes = np.array([cx, cy]), np.array([d0 / 2, d1 / 2])
+                if hull and _ring_coverage(comp, centre, axes, ang) < MIN_BROKEN_RING_COVERAGE:
+                    continue
+                found = _judge_ellipse(comp, centre, axes, ang, area, int(area), lab_c, neutral_c,
+                                       table_lab, (x0, y0))
         if found is not None:
             out.append(found)
             continue
@@ -579,11 +617,21 @@ def _consistent_rings(found: list[tuple[str, Any]], ref_r: float | None = None) 
         centres = np.array([c[0] for _, c in found], float).reshape(-1, 2)
         local = _radius_field(centres, radii, annulus)
     rings: list[Ring] = []
+    sized: list[bool] = []
     for k, ((name, (centre, axes, ang, score, lab_med, is_ann)), r) in enumerate(zip(found, radii)):
         hi = 1.6 if is_ann else 1.4
         ref = ref_r if local is None else float(local[k])
-        if not 0.6 * ref <= r <= hi * ref:
+        sized.append(0.6 * ref <= r <= hi * ref)
+    centres = np.array([c[0] for _, c in found], float).reshape(-1, 2)
+    annuli = np.flatnonzero(np.array(sized, bool) & np.array([c[5] for _, c in found], bool))
+    for k, ((name, (centre, axes, ang, score, lab_med, is_ann)), r) in enumerate(zip(found, radii)):
+        if not sized[k]:
             continue
+        if not is_ann and len(annuli):
+            # a disc inside a larger annulus is that ring's hole (a dark hole in dim light)
+            d = np.linalg.norm(centres[annuli] - centre, axis=1)
+            if np.any((d < 0.5 * r) & (radii[annuli] > 1.15 * r)):
+                continue
         rings.append(Ring(centre, axes, ang, name, lab_med, score if is_ann else 0.9 * score))
     return _suppress_duplicates(rings), ref_r
 
@@ -640,6 +688,15 @@ def detect_rings_scene(frame_bgr: np.ndarray, *, colour_model: ColourModel | Non
                        max(12.0, H * W * 2e-5), H * W * 0.01)
     # the first pass looks for hues with the model as given (the reference hues when new)
     found, scene.pass2_lab = _search(p, scene, model.hue_of, None)
+    missing = [n for n in _REF_HUES if n not in scene.pass2_lab]
+    if missing and found and paper_L < DIM_PAPER_L:
+        # a dim scene without a good annulus of some colour: once more with a lower chroma
+        # threshold, kept only if it finds one (a route need not use every colour)
+        faint = replace(scene, chroma_thr=max(FAINT_CHROMA_MIN, FAINT_CHROMA_FACTOR * chroma_thr))
+        found_f, pass2_f = _search(p, faint, model.hue_of, None)
+        if any(n in pass2_f for n in missing):
+            scene, found = faint, found_f
+            scene.pass2_lab = pass2_f
     if not found:
         return [], model, scene
     rings, scene.ring_radius_px = _consistent_rings(found)
