@@ -106,7 +106,13 @@ class ContactParams:
             ``synth-2`` climbs one verdict more (a clean climb judged wrong_finger), none lost.
             0.05: 57. The seventh to thirteenth contact models were trained with 0.4 (training
             chooses its targets with the decoder's weight unless told otherwise,
-            ``train_contact --colour-weight``).
+            ``train_contact --colour-weight``). 0.15 -> 0.3 (2026-12-05, session 26, the
+            thirteenth model, replayed on the 192 recorded climbs of seeds 17600-17695 and
+            17800-17895, which no model was trained on): verdicts 134 -> 138, wrong_finger
+            climbs 27 -> 33 of 48 (their faulty finger had been put on a hold of its own colour
+            beside the one it was in), clean 29 -> 28, used_hold 21 -> 20, events F1 0.831 ->
+            0.832. 0.2: 135, 0.25: 138, 0.35: 137, 0.4: 136, 0.5: 137, 0.05: 130. On the 473
+            climbs the model was trained on: 338 -> 344.
         gap_s: a run of evidence towards a down survives this long without support (the tip
             lost for a frame); it is confirmed only by supported frames.
         back_s, back_level, back_tip_palm: see :meth:`ContactDetector._date_back` (0 disables).
@@ -210,7 +216,7 @@ class ContactParams:
     rescue_min_s: float = 0.066
     rescue_gap_s: float = 0.1
     rescue_other_colour: bool = False
-    other_colour_weight: float = 0.15
+    other_colour_weight: float = 0.3
     gap_s: float = 0.07
     back_s: float = 0.6
     back_level: float = 0.3
