@@ -365,6 +365,20 @@ none on the 84 others; verdicts 66/96 (69 %): top 45/60, oblique 21/36; by scrip
 9/12. The twelfth model replayed on the same recordings: 61/96 (top 43/60, oblique 18/36),
 F1 0.798 (oblique 0.617 against 0.737). Speed during the run (machine otherwise quiet), medians
 of 3: 82.6 frames/s at 640x480 (ratio 0.90), 76.1 at 1280x720 (0.92).
+
+2026-12-05 (session 26), the thirteenth model with ``ContactParams.other_colour_weight`` 0.3,
+the ring detector searching a dim scene again with a lower chroma threshold and taking a ring
+broken by a gap by its outline's convex hull. Seeds 17900-17995 (``--hd-seed 17996``), rendered
+and run once: holds with the route file precision and recall 0.9995; ring detector alone
+precision 0.9948, recall 0.9929, colour 1.0000; centre 0.25 px (0.22 mm); in the climbs 216
+holds placed from the route file (median 0.74 mm off, p95 7.8, max 219.7), 831 seen (median
+0.17 mm), 3 climbs judged twice. Events F1 0.819 (P 0.845, R 0.794; 0.870 on time);
+other_hand 12/12, none on the 84 others; card_moved 10/12, none on the 84 others; verdicts
+66/96 (69 %): top 45/60, oblique 21/36; by script clean 19/24, wrong_finger 12/24, used_hold
+10/12, card_moved 7/12, other_hand 10/12, no_contact 8/12; 8 misses are a false bad_start (7
+oblique; 4 of them card_moved climbs whose move was found). The same recordings replayed with
+``other_colour_weight`` 0.15: 66/96 too (F1 0.823). Speed, medians of 3: 88.2 frames/s at
+640x480 (ratio 1.01), 75.4 at 1280x720 (0.94).
 """
 
 from __future__ import annotations
