@@ -419,7 +419,8 @@ class SceneLight:
         gains: (3,) white-balance gains (B, G, R).
         paper_L: lightness of card paper (Lab L).
         table_lab: (3,) median Lab colour of the image border (the table).
-        chroma_thr: chroma above which a pixel is coloured.
+        chroma_thr: chroma above which a pixel is coloured (lowered in a dim scene that lacked
+            a colour, see :data:`DIM_PAPER_L`).
         blur_ksize: (kx, ky) box blur for the local paper lightness, working px.
         min_area_px, max_area_px: component areas searched for rings, working px.
         pass2_lab: colour name → (3,) Lab centre of the second pass (the session's clusters).
@@ -610,11 +611,11 @@ def _consistent_rings(found: list[tuple[str, Any]], ref_r: float | None = None) 
     may be as small as an annulus: 0.6x. Seen obliquely, near rings look larger than far ones:
     when the annuli show it (:func:`_radius_field`), the reference is that of the place."""
     radii = np.array([math.sqrt(c[1][0] * c[1][1]) for _, c in found])
+    centres = np.array([c[0] for _, c in found], float).reshape(-1, 2)
     local = None
     if ref_r is None:
         annulus = np.array([c[5] and c[3] >= 0.5 for _, c in found])
         ref_r = float(np.median(radii[annulus] if annulus.sum() >= 3 else radii))
-        centres = np.array([c[0] for _, c in found], float).reshape(-1, 2)
         local = _radius_field(centres, radii, annulus)
     rings: list[Ring] = []
     sized: list[bool] = []
@@ -622,7 +623,6 @@ def _consistent_rings(found: list[tuple[str, Any]], ref_r: float | None = None) 
         hi = 1.6 if is_ann else 1.4
         ref = ref_r if local is None else float(local[k])
         sized.append(0.6 * ref <= r <= hi * ref)
-    centres = np.array([c[0] for _, c in found], float).reshape(-1, 2)
     annuli = np.flatnonzero(np.array(sized, bool) & np.array([c[5] for _, c in found], bool))
     for k, ((name, (centre, axes, ang, score, lab_med, is_ann)), r) in enumerate(zip(found, radii)):
         if not sized[k]:
