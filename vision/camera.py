@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-__all__ = ["CameraModel", "apply_homography", "camera_centre_from_homography", "focal_from_homography",
-           "look_at"]
+__all__ = ["CameraModel", "apply_homography", "camera_centre_from_homography", "default_intrinsics",
+           "focal_from_homography", "look_at"]
 
 
 def apply_homography(H: np.ndarray, points: np.ndarray) -> np.ndarray:
@@ -29,6 +29,14 @@ def apply_homography(H: np.ndarray, points: np.ndarray) -> np.ndarray:
         out = q[:, :2] / q[:, 2:3]
     out[~np.isfinite(out).all(axis=1)] = np.nan
     return out
+
+
+def default_intrinsics(image_wh: tuple[int, int], hfov_deg: float = 60.0) -> np.ndarray:
+    """(3, 3) camera matrix of an uncalibrated camera: a ``hfov_deg`` horizontal field of
+    view, square pixels, the principal point at the image's centre."""
+    w, h = image_wh
+    f = (w / 2) / np.tan(np.radians(hfov_deg) / 2)
+    return np.array([[f, 0, (w - 1) / 2], [0, f, (h - 1) / 2], [0, 0, 1.0]])
 
 
 def focal_from_homography(H: np.ndarray, principal_px: np.ndarray) -> float | None:
@@ -62,12 +70,12 @@ def camera_centre_from_homography(H_image_from_plane: np.ndarray, image_wh: tupl
     H = np.asarray(H_image_from_plane, np.float64)
     if H.shape != (3, 3) or not np.isfinite(H).all():
         return None
-    w, h = image_wh
-    pp = np.array([(w - 1) / 2.0, (h - 1) / 2.0])
-    f_default = (w / 2.0) / np.tan(np.radians(hfov_deg) / 2)
+    K0 = default_intrinsics(image_wh, hfov_deg)
+    pp, f_default = K0[:2, 2], float(K0[0, 0])
 
     def pose(f: float) -> tuple[np.ndarray, float] | None:
-        K = np.array([[f, 0, pp[0]], [0, f, pp[1]], [0, 0, 1.0]])
+        K = K0.copy()
+        K[0, 0] = K[1, 1] = f
         B = np.linalg.solve(K, H)
         # H is known up to its scale, sign included: the plane's origin lies in front of the
         # camera (t_z > 0)

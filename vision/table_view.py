@@ -87,6 +87,11 @@ class TableView:
         # mapping back runs on every frame (landmarks, contact points): invert once
         object.__setattr__(self, "_G_image_from_view", np.linalg.inv(G))
 
+    @property
+    def G_image_from_view(self) -> np.ndarray:
+        """(3, 3) homography from view pixels back to image pixels."""
+        return self._G_image_from_view
+
     @classmethod
     def for_route(cls, route: RouteObservation, image_wh: tuple[int, int], *, margin_mm: float = 150.0,
                   max_side_factor: float = 1.5, max_pixels_factor: float = 1.0) -> TableView:
@@ -127,7 +132,7 @@ class TableView:
 
     def to_image(self, pts_view: np.ndarray) -> np.ndarray:
         """View pixels (N, 2) → image pixels (N, 2) float32."""
-        return apply_homography(self._G_image_from_view, pts_view).astype(np.float32)
+        return apply_homography(self.G_image_from_view, pts_view).astype(np.float32)
 
     def route(self, route: RouteObservation) -> RouteObservation:
         """The route observation in view pixels (holds, zones, homography from route mm)."""

@@ -385,7 +385,7 @@ def clip_eye(clip: dict[str, Any]) -> np.ndarray | None:
     H = np.asarray(H, np.float64)
     view = clip.get("view")
     if view is not None:
-        H = np.linalg.inv(view.G_view_from_image) @ H
+        H = view.G_image_from_view @ H
     return camera_centre_from_homography(H, tuple(clip["gt"]["image_size"]))
 
 

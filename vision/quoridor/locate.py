@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from vision.camera import CameraModel, focal_from_homography
+from vision.camera import CameraModel, default_intrinsics, focal_from_homography
 from vision.quoridor.geometry import DEFAULT_BOARD, BoardSpec
 
 __all__ = ["BoardPose", "find_board", "detect_markers", "fit_camera", "BoardNotFound"]
@@ -75,12 +75,6 @@ def detect_markers(gray: np.ndarray) -> dict[int, np.ndarray]:
     return out
 
 
-def _default_K(size: tuple[int, int], hfov_deg: float = 60.0) -> np.ndarray:
-    w, h = size
-    f = (w / 2) / np.tan(np.radians(hfov_deg) / 2)
-    return np.array([[f, 0, (w - 1) / 2], [0, f, (h - 1) / 2], [0, 0, 1.0]])
-
-
 def fit_camera(obj_mm: np.ndarray, img_px: np.ndarray, size: tuple[int, int], *,
                K: np.ndarray | None = None, dist: np.ndarray | None = None,
                lens_fixed: bool = False, fit_focal: bool = True,
@@ -94,7 +88,7 @@ def fit_camera(obj_mm: np.ndarray, img_px: np.ndarray, size: tuple[int, int], *,
     """
     obj = np.asarray(obj_mm, np.float64).reshape(-1, 3)
     img = np.asarray(img_px, np.float64).reshape(-1, 2)
-    K0 = _default_K(size) if K is None else np.asarray(K, np.float64)
+    K0 = default_intrinsics(size) if K is None else np.asarray(K, np.float64)
     d0 = np.zeros(5) if dist is None else np.asarray(dist, np.float64).ravel()[:5]
     if init is not None and not lens_fixed:
         K0, d0 = init.K.copy(), init.dist.copy()
@@ -412,7 +406,7 @@ def find_board(frame_bgr: np.ndarray, board: BoardSpec = DEFAULT_BOARD, *,
     h, w = gray.shape
     size = (w, h)
     lens_fixed = K is not None
-    K0 = _default_K(size) if K is None else np.asarray(K, np.float64)
+    K0 = default_intrinsics(size) if K is None else np.asarray(K, np.float64)
     d0 = np.zeros(5) if dist is None else np.asarray(dist, np.float64)
     markers = detect_markers(gray) if use_markers else {}
     extra_obj = np.zeros((0, 3))
