@@ -107,6 +107,22 @@ def test_fingertips_are_on_their_target_when_down(scenes):
         assert lm[FINGERTIPS[e["finger"]]][2] > 0.5
 
 
+def test_a_bad_start_never_touches_the_start_zone(scenes):
+    """``bad_start``: the start finger comes over the start zone and stays in the air (the
+    hand in its start position), and the climb's first down is on a hold."""
+    scene = scenes["bad_start"]
+    plan = scene.script.plan
+    first = scene.events[0]
+    assert first["type"] == "down" and first["target"] not in ("start", "finish")
+    assert not any(e["type"] == "down" and e["target"] == "start" for e in scene.events)
+    zone = scene.route.start_zone_mm()
+    tips = np.array([scene.script.hand_mm(scene.model, i)[FINGERTIPS[plan.start_finger]]
+                     for i in range(first["frame"] + 1)])
+    assert tips[:, 2].min() > 5.0  # never on the table
+    assert tips[:, 2].max() > 12.0
+    assert sum(zone.contains(x, y) for x, y, _ in tips) >= len(tips) // 2  # over the zone
+
+
 def test_raised_joints_are_drawn_with_the_cameras_parallax():
     """An oblique camera sees a joint above the table moved away from it, as a real camera
     does: the truth is the camera's projection of the 3D joint, and the hand is drawn there (a

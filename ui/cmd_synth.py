@@ -11,8 +11,8 @@ import json
 import sys
 
 from ui.errors import UserError
+from vision.synth.climb_script import SCRIPTS
 
-SCRIPTS = ("clean", "wrong_finger", "used_hold", "no_contact", "card_moved", "other_hand", "empty")
 SIZES = {"640x480": (640, 480), "1280x720": (1280, 720)}
 
 

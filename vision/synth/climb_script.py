@@ -13,7 +13,10 @@ of :data:`SCRIPTS`:
 - ``no_contact``: after a release the climber lifts the last finger too (the hand hovers);
 - ``card_moved``: a card away from the hand is nudged mid-climb (the climb goes on);
 - ``other_hand``: the other hand comes in and presses a card mid-climb (the climb goes on);
-- ``empty``: no hand at all (for hold detection).
+- ``empty``: no hand at all (for hold detection);
+- ``bad_start``: the climber forgets the start: the hand comes to its start position, but the
+  start finger stops in the air over the start zone (12-30 mm), and the climb goes on from
+  the first move: the referee must not take the hovering finger for a start.
 
 Event times are frame times: a ``down`` is the first frame where the tip touches (z = 0),
 an ``up`` the first frame where it has left.
@@ -45,7 +48,8 @@ __all__ = [
 ]
 
 SCRIPTS: tuple[str, ...] = (
-    "clean", "wrong_finger", "used_hold", "no_contact", "card_moved", "other_hand", "empty")
+    "clean", "wrong_finger", "used_hold", "no_contact", "card_moved", "other_hand", "empty",
+    "bad_start")
 
 _REACH_MM = 190.0
 _MIN_SPACING_MM = 20.0
@@ -400,7 +404,10 @@ def _run_moves(tl: _Timeline, plan: ClimbPlan, moves: list[PlannedMove], tm: _Ti
     return anchor
 
 
-def _begin(tl: _Timeline, plan: ClimbPlan, model: HandModel, tm: _Timing) -> None:
+def _begin(tl: _Timeline, plan: ClimbPlan, model: HandModel, tm: _Timing,
+           hover_mm: float | None = None) -> None:
+    """The hand comes to its start position and the start finger presses the start zone (or,
+    with ``hover_mm``, stops that high above it: a ``bad_start``)."""
     first = plan.moves[0]
     p0 = model.place({plan.start_finger: plan.start.xy}, near_wrist_xy_mm=first.wrist_xy_mm,
                      heading_hint_deg=first.heading_deg)
@@ -412,7 +419,11 @@ def _begin(tl: _Timeline, plan: ClimbPlan, model: HandModel, tm: _Timing) -> Non
     tl.key(0)
     tl.wrist = wrist
     tl.key(0.35)
-    tl.down(plan.start_finger, plan.start, tm.down_s)
+    if hover_mm is None:
+        tl.down(plan.start_finger, plan.start, tm.down_s)
+    else:
+        tl.states[plan.start_finger] = Lifted(hover_mm)
+        tl.key(tm.down_s)
     tl.key(0.2)
 
 
@@ -508,10 +519,11 @@ def build_script(
     expected: str | None = None
     nudges: list[CardNudge] = []
     other_keys: list[Keyframe] = []
-    _begin(tl, plan, model, tm)
-    if name == "clean":
+    _begin(tl, plan, model, tm, hover_mm=float(rng.uniform(12.0, 30.0)) if name == "bad_start" else None)
+    if name in ("clean", "bad_start"):
         _run_moves(tl, plan, plan.moves, tm, model)
         tl.key(tm.end_s)
+        expected = None if name == "clean" else name
     elif name in ("wrong_finger", "used_hold"):
         fm = _fault_move(name, plan, model, route, cmap, rng)
         if fm is None:
