@@ -1,7 +1,16 @@
 import numpy as np
 import pytest
 
-from vision.camera import CameraModel, camera_centre_from_homography, look_at
+from vision.camera import (
+    CameraModel,
+    apply_homography,
+    axis_scale_log_ratio,
+    camera_centre_from_homography,
+    default_intrinsics,
+    homography_from_pose,
+    look_at,
+    plausible_focal,
+)
 
 
 def _oblique():
@@ -83,3 +92,31 @@ def test_camera_centre_does_not_depend_on_the_homographys_scale_or_a_mirrored_pl
 def test_camera_centre_of_a_degenerate_homography_is_none() -> None:
     assert camera_centre_from_homography(np.full((3, 3), np.nan), (640, 480)) is None
     assert camera_centre_from_homography(np.zeros((3, 3)), (640, 480)) is None
+
+
+@pytest.mark.parametrize("eye, hfov", [((380, 190, 320), 60.0), ((-470, 40, 430), 55.0),
+                                       ((10, 200, 600), 60.0)])
+def test_a_cameras_homography_stretches_no_axis_and_a_stretched_one_does(eye: tuple, hfov: float) -> None:
+    cam = look_at((640, 480), eye, (0, 150, 0), hfov_deg=hfov)
+    H = cam.H_image_from_table()
+    f = plausible_focal(H, (640, 480))
+    K = default_intrinsics((640, 480))
+    if f is not None:
+        K[0, 0] = K[1, 1] = f
+    assert axis_scale_log_ratio(H, K) < 0.01
+    assert axis_scale_log_ratio(-3 * H, K) < 0.01  # known up to its scale
+    # the same view with the table's x axis stretched by a fifth: no camera gives it
+    assert axis_scale_log_ratio(H @ np.diag([1.2, 1.0, 1.0]), K) > 0.15
+    assert axis_scale_log_ratio(np.zeros((3, 3)), K) == float("inf")
+
+
+def test_homography_from_pose_is_the_cameras_own() -> None:
+    cam = look_at((640, 480), (380, 190, 320), (0, 150, 0), hfov_deg=60)
+    P = np.array([[0, 100], [60, 120], [-40, 180], [30, 230], [80, 160]], float)
+    Q = cam.project(np.column_stack([P, np.zeros(len(P))]))
+    H = homography_from_pose(P, Q, default_intrinsics((640, 480)))
+    assert H is not None
+    far = np.array([[-150, 0], [200, 300], [0, 400]], float)
+    truth = cam.project(np.column_stack([far, np.zeros(len(far))]))
+    assert np.abs(apply_homography(H, far) - truth).max() < 0.05
+    assert homography_from_pose(P[:3], Q[:3], default_intrinsics((640, 480))) is None

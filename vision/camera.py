@@ -57,6 +57,49 @@ def focal_from_homography(H: np.ndarray, principal_px: np.ndarray) -> float | No
     return float(1 / np.sqrt(x))
 
 
+def plausible_focal(H: np.ndarray, image_wh: tuple[int, int], hfov_deg: float = 60.0) -> float | None:
+    """:func:`focal_from_homography` with the principal point at the image's centre, kept only
+    within half to twice the focal length of a ``hfov_deg`` field of view (a camera looking
+    nearly straight down does not tell it: the closed form then gives anything)."""
+    K0 = default_intrinsics(image_wh, hfov_deg)
+    f = focal_from_homography(H, K0[:2, 2])
+    return f if f is not None and 0.5 * K0[0, 0] < f < 2.0 * K0[0, 0] else None
+
+
+def axis_scale_log_ratio(H_image_from_plane: np.ndarray, K: np.ndarray) -> float:
+    """How far the homography plane -> image is from any camera with intrinsics ``K``: a
+    camera's homography is ``K [r1 r2 t]`` up to scale, with ``r1``, ``r2`` of equal length, so
+    ``|log(|c1| / |c2|)|`` of the first two columns of ``K^-1 H`` is 0 for it. A homography fitted
+    on too few points, or on points nearly on a line, is free to stretch one axis of the
+    plane: it gives a large value (inf for a degenerate one)."""
+    B = np.linalg.solve(np.asarray(K, np.float64), np.asarray(H_image_from_plane, np.float64))
+    a, b = float(np.linalg.norm(B[:, 0])), float(np.linalg.norm(B[:, 1]))
+    if not (a > 0 and b > 0 and np.isfinite(a) and np.isfinite(b)):
+        return float("inf")
+    return abs(float(np.log(a / b)))
+
+
+def homography_from_pose(plane_pts: np.ndarray, image_px: np.ndarray, K: np.ndarray) -> np.ndarray | None:
+    """The homography plane -> image of a camera with intrinsics ``K`` (no distortion) posed
+    to see the plane points ``plane_pts`` ((N, 2), N >= 4) at ``image_px``: six numbers (the
+    pose) fitted instead of a homography's eight, so it cannot stretch the plane's axes the way
+    no camera does. None when the pose cannot be solved."""
+    P = np.asarray(plane_pts, np.float64).reshape(-1, 2)
+    Q = np.asarray(image_px, np.float64).reshape(-1, 2)
+    if len(P) < 4 or len(Q) != len(P):
+        return None
+    obj = np.column_stack([P, np.zeros(len(P))])
+    try:
+        ok, rvec, tvec = cv2.solvePnP(obj, Q, np.asarray(K, np.float64), None, flags=cv2.SOLVEPNP_IPPE)
+    except cv2.error:
+        return None
+    if not ok:
+        return None
+    R, _ = cv2.Rodrigues(rvec)
+    H = np.asarray(K, np.float64) @ np.column_stack([R[:, 0], R[:, 1], tvec.ravel()])
+    return H / H[2, 2] if abs(H[2, 2]) > 1e-12 and np.isfinite(H).all() else None
+
+
 def camera_centre_from_homography(H_image_from_plane: np.ndarray, image_wh: tuple[int, int], *,
                                   hfov_deg: float = 60.0, min_tilt_deg: float = 20.0
                                   ) -> np.ndarray | None:
@@ -71,7 +114,7 @@ def camera_centre_from_homography(H_image_from_plane: np.ndarray, image_wh: tupl
     if H.shape != (3, 3) or not np.isfinite(H).all():
         return None
     K0 = default_intrinsics(image_wh, hfov_deg)
-    pp, f_default = K0[:2, 2], float(K0[0, 0])
+    f_default = float(K0[0, 0])
 
     def pose(f: float) -> tuple[np.ndarray, float] | None:
         K = K0.copy()
@@ -96,8 +139,8 @@ def camera_centre_from_homography(H_image_from_plane: np.ndarray, image_wh: tupl
     if first is None:
         return None
     c, tilt = first
-    f = focal_from_homography(H, pp) if tilt >= min_tilt_deg else None
-    if f is not None and 0.5 * f_default < f < 2.0 * f_default:
+    f = plausible_focal(H, image_wh, hfov_deg) if tilt >= min_tilt_deg else None
+    if f is not None:
         better = pose(f)
         if better is not None:
             c = better[0]

@@ -38,7 +38,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.camera import apply_homography
+from vision.camera import apply_homography, axis_scale_log_ratio, default_intrinsics, homography_from_pose, plausible_focal
 from vision.observations import HoldsObservation, RouteObservation
 
 __all__ = [
@@ -919,12 +919,15 @@ def _pair_hypotheses(P: np.ndarray, Q: np.ndarray, rr: np.ndarray, outer_mm: np.
     return hyp, ub
 
 
-def fit_route(rings: list[Ring], holds: list[RouteHold]) -> RouteMatch | None:
+def fit_route(rings: list[Ring], holds: list[RouteHold], image_wh: tuple[int, int] | None = None
+              ) -> RouteMatch | None:
     """Find the map from the route's table mm to the image that puts the most route holds on
     rings of their colour. RANSAC over pairs (similarity, with or without the mirror that a
     camera looking down introduces), then a homography refit on the matches. None if fewer than
     three holds match. The 25 best pair hypotheses are refined; a hypothesis whose batch upper
-    bound on matches cannot reach them is not scored."""
+    bound on matches cannot reach them is not scored. With the image's size ``image_wh``, a
+    homography no camera could give (:data:`MAX_AXIS_LOG_RATIO`) is replaced by a camera's
+    pose fitted on the same matches (see :func:`_refine`)."""
     if len(rings) < 2 or len(holds) < 2:
         return None
     P = np.array([[h.x_mm, h.y_mm] for h in holds])
@@ -974,7 +977,7 @@ def fit_route(rings: list[Ring], holds: list[RouteHold]) -> RouteMatch | None:
         if key is not None and key in refined:
             H, asg = refined[key]
         else:
-            H, asg, from_matches = _refine(M, asg, P, Q, same, outer_mm, rr)
+            H, asg, from_matches = _refine(M, asg, P, Q, same, outer_mm, rr, image_wh)
             if key is not None and from_matches:
                 refined[key] = (H, asg)
         m = asg >= 0
@@ -990,10 +993,38 @@ def fit_route(rings: list[Ring], holds: list[RouteHold]) -> RouteMatch | None:
     return RouteMatch(H / H[2, 2], asg, resid, n_in)
 
 
+#: the largest :func:`vision.camera.axis_scale_log_ratio` of a route's homography that a camera
+#: could give (its focal length :func:`vision.camera.plausible_focal` when the view tells it,
+#: else the default's). On the 325 route fits made while judging 192 rendered climbs (seeds
+#: 17800-17895, 17900-17995), the fits that placed every hold within 15 px gave at most 0.08
+#: (one 0.104); five of the seven that placed holds 25-144 px off (fitted on five to seven holds,
+#: some nearly on a line) gave 0.125-0.32, and the default camera posed on their matches placed
+#: those within 3-18 px
+MAX_AXIS_LOG_RATIO = 0.1
+
+
+def _camera_like(H: np.ndarray, P: np.ndarray, Q: np.ndarray, image_wh: tuple[int, int] | None
+                 ) -> np.ndarray:
+    """``H`` fitted on the matched holds ``P`` -> rings ``Q``, or, when no camera could give it
+    (:data:`MAX_AXIS_LOG_RATIO`; the image's size ``image_wh`` known), the homography of the
+    default camera posed on the same matches."""
+    if image_wh is None:
+        return H
+    K0 = default_intrinsics(image_wh)
+    f = plausible_focal(H, image_wh)
+    K = K0 if f is None else np.array([[f, 0, K0[0, 2]], [0, f, K0[1, 2]], [0, 0, 1.0]])
+    if axis_scale_log_ratio(H, K) <= MAX_AXIS_LOG_RATIO:
+        return H
+    Hp = homography_from_pose(P, Q, K0)
+    return H if Hp is None else Hp
+
+
 def _refine(M: np.ndarray, asg: np.ndarray, P: np.ndarray, Q: np.ndarray, same: np.ndarray,
-            outer_mm: np.ndarray, rr: np.ndarray) -> tuple[np.ndarray, np.ndarray, bool]:
-    """Grow a hypothesis: refit (affine from 3 matches, homography from 5) and re-match
-    (rings of the size the map gives each hold, ``rr`` their radii).
+            outer_mm: np.ndarray, rr: np.ndarray, image_wh: tuple[int, int] | None = None
+            ) -> tuple[np.ndarray, np.ndarray, bool]:
+    """Grow a hypothesis: refit (affine from 3 matches, homography from 5, a camera's pose
+    instead when the homography is no camera's: :func:`_camera_like`) and re-match (rings of
+    the size the map gives each hold, ``rr`` their radii).
     The flag is True if the first refit was a homography from the matches (the result then
     does not depend on ``M``)."""
     H = M
@@ -1003,7 +1034,7 @@ def _refine(M: np.ndarray, asg: np.ndarray, P: np.ndarray, Q: np.ndarray, same: 
         if m.sum() >= 5:
             Hn, _ = cv2.findHomography(P[m], Q[asg[m]], 0)
             if Hn is not None:
-                H = Hn
+                H = _camera_like(Hn, P[m], Q[asg[m]], image_wh)
                 from_matches = from_matches or it == 0
         elif m.sum() >= 3:
             A, _ = cv2.estimateAffine2D(P[m], Q[asg[m]], method=cv2.LMEDS)
@@ -1422,7 +1453,7 @@ class RouteDetector:
         where the route's map puts them in the reference ``bgr`` (``valid``: its table pixels);
         None when the rings do not fit the route."""
         assert self.route_json is not None
-        match = fit_route(rings, self.holds)
+        match = fit_route(rings, self.holds, (bgr.shape[1], bgr.shape[0]))
         if match is None:
             return None
         obs = observation_from_match(self.route_json, self.holds, rings, match, frame_index)
