@@ -571,16 +571,19 @@ def test_still_down_classifier_looks_back_as_far_as_its_model_says(monkeypatch: 
         assert t_back == processed[max(i + back, 0)]
 
 
-@pytest.mark.parametrize(("over_until", "now", "expect"), [
-    (0.8, 0.8, ["down"]),          # still on the start zone when the placement is confirmed
-    (0.8, 1.2, ["down", "up"]),    # left the zone since: down, then up when it left
-    (0.2, 0.8, []),                # left before the placement began: not the start finger
+@pytest.mark.parametrize(("over_until", "now", "evidence", "expect"), [
+    (0.8, 0.8, 0.3, ["down"]),          # still on the start zone when the placement is confirmed
+    (0.8, 1.2, 0.3, ["down", "up"]),    # left the zone since: down, then up when it left
+    (0.2, 0.8, 0.3, []),                # left before the placement began: not the start finger
+    (0.8, 0.8, 0.2, []),                # hardly any evidence: hovering over the zone, no start
 ])
 def test_missed_start_is_rescued_when_the_first_placement_is_on_a_hold(
-        over_until: float, now: float, expect: list[str]) -> None:
+        over_until: float, now: float, evidence: float, expect: list[str]) -> None:
     """The rules' start: one finger on the start zone first. When the first finger confirmed
-    lands on a hold, a finger that was over the start zone (weak evidence) from before that
-    placement began until it began is put down on the start zone; one gone before is not."""
+    lands on a hold, a finger that was over the start zone (weak evidence, but at least
+    ``start_rescue_level``) from before that placement began until it began is put down on the
+    start zone; one gone before is not, nor one with less evidence (a bad start: the finger
+    stayed in the air)."""
     from vision.contact import ContactDetector
 
     route = _route_of_clip()
@@ -592,7 +595,7 @@ def test_missed_start_is_rescued_when_the_first_placement_is_on_a_hold(
         t = i / 15
         on = t <= over_until + 1e-6
         cands = [None, hold if t >= 0.4 else None, "start" if on else None, None, None]
-        prob = np.array([0, 0.9 if t >= 0.4 else 0, 0.2 if on else 0, 0, 0], np.float32)
+        prob = np.array([0, 0.9 if t >= 0.4 else 0, evidence if on else 0, 0, 0], np.float32)
         det._recent.append((t, 2 * i, cands, prob, far))
     ev = det._start_rescue(1, 0.4, route)
     assert [e["type"] for e in ev] == expect

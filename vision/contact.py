@@ -118,9 +118,15 @@ class ContactParams:
         back_s, back_level, back_tip_palm: see :meth:`ContactDetector._date_back` (0 disables).
         start_weak_s: before the start, a run on the start zone that dipped below ``on_level``
             (kept by ``keep_level``) must last this long.
-        start_rescue_s, start_rescue_min_s, start_rescue_margin: when the
+        start_rescue_s, start_rescue_min_s, start_rescue_margin, start_rescue_level: when the
             first finger confirmed lands on a hold, a missed start is looked for; see
-            :meth:`ContactDetector._start_rescue` (``start_rescue_s`` 0 disables).
+            :meth:`ContactDetector._start_rescue` (``start_rescue_s`` 0 disables). The finger
+            taken must have had a mean P of at least ``start_rescue_level`` over the zone: a
+            finger hovering there (the ``bad_start`` script) is no start. Replayed with the
+            thirteenth model, bad starts called of 48 (seeds 18100-18147) and other verdicts
+            right of 665 (17600-17695, 17800-17995, the 377 training climbs): 0 (before) 9 and
+            487; 0.1: 27 and 483; 0.2: 35 and 478; 0.25: 37 and 477; 0.3: 38 and 476; 0.4: 38
+            and 475; no rescue at all: 39 and 471.
         relift_s: a lift is held this long; the same finger back on the same target within it
             never left (see :meth:`ContactDetector._settle`; 0 disables).
         min_conf: a down (but on the start zone) is confirmed only once the mean P of its run
@@ -204,6 +210,7 @@ class ContactParams:
     start_rescue_s: float = 1.0
     start_rescue_min_s: float = 0.2
     start_rescue_margin: float = 0.15
+    start_rescue_level: float = 0.25
     relift_s: float = 0.35
     keep_level: float = 0.3
     prestart_s: float = 0.6
@@ -615,7 +622,8 @@ class ContactDetector:
         classifier missed (a thumb pressing on the Départ card, or a finger on the card's
         edge next to a hold). Another finger that was over the start zone (its contact point
         inside the zone or less than ``start_rescue_margin`` palm sizes out, or the zone its
-        target) for at least ``start_rescue_min_s`` in the ``start_rescue_s`` before, and still
+        target) with a mean P of at least ``start_rescue_level`` (a finger hovering there is no
+        start) for at least ``start_rescue_min_s`` in the ``start_rescue_s`` before, and still
         there when the placement began, is put down on the start zone for that time (the
         finger with the most evidence): a down event dated to the time it came over the zone,
         and an up when it has left it since. No events when there is no such finger."""
@@ -632,7 +640,8 @@ class ContactDetector:
             over = [True if self._over_start(r, j, poly) else None for r in rows]
             for i, e in _runs(over):
                 if (rows[e][0] - rows[i][0] >= p.start_rescue_min_s - 1e-6 and rows[i][0] <= t_first + 1e-6
-                        and rows[e][0] >= t_first - p.rescue_gap_s - 1e-6):
+                        and rows[e][0] >= t_first - p.rescue_gap_s - 1e-6
+                        and np.mean([r[3][j] for r in rows[i:e + 1]]) >= p.start_rescue_level - 1e-9):
                     # time over the zone first (a frame counts half), then the evidence
                     score = float(sum(0.5 + r[3][j] for r in rows[i:e + 1]))
                     if best is None or score > best[0]:
