@@ -399,7 +399,7 @@ from vision.landmarks import FINGER_JOINTS
 CLIMBS: tuple[tuple[str, str], ...] = (
     ("clean", "top"), ("wrong_finger", "top"), ("clean", "oblique"), ("used_hold", "top"),
     ("card_moved", "oblique"), ("other_hand", "top"), ("wrong_finger", "oblique"),
-    ("no_contact", "top"),
+    ("no_contact", "top"), ("bad_start", "oblique"),
 )
 TOL_S = 0.2
 
