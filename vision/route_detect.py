@@ -38,7 +38,13 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.camera import apply_homography, axis_scale_log_ratio, default_intrinsics, homography_from_pose, plausible_focal
+from vision.camera import (
+    apply_homography,
+    axis_scale_log_ratio,
+    default_intrinsics,
+    homography_from_pose,
+    plausible_focal,
+)
 from vision.observations import HoldsObservation, RouteObservation
 
 __all__ = [
