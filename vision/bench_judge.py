@@ -379,6 +379,21 @@ other_hand 12/12, none on the 84 others; card_moved 10/12, none on the 84 others
 oblique; 4 of them card_moved climbs whose move was found). The same recordings replayed with
 ``other_colour_weight`` 0.15: 66/96 too (F1 0.823). Speed, medians of 3: 88.2 frames/s at
 640x480 (ratio 1.01), 75.4 at 1280x720 (0.94).
+
+Session 27 (2026-12-05): the renderer's ``bad_start`` script (the start finger stays 9-30 mm
+over the start zone, the climb goes on) is the cycle's ninth climb (oblique); the start rescue
+needs a mean P of 0.25 (``start_rescue_level``), the route fit a homography some camera could
+give (``route_detect.MAX_AXIS_LOG_RATIO``). Seeds 18200-18298 (``--hd-seed 18299``), rendered
+and run once: holds with the route file precision and recall 1.0000; ring detector alone
+precision 0.9957, recall 0.9967, colour 1.0000; centre 0.22 px (0.19 mm); in the climbs 242
+holds placed from the route file (median 0.75 mm off, p95 3.99, max 7.7), 817 seen (median
+0.17 mm), 1 climb judged twice. Events F1 0.856 (P 0.865, R 0.846; 0.906 on time); other_hand
+11/11, 1 on the 88 others; card_moved 9/11, none on the 88 others; verdicts 67/99 (68 %): top
+46/55, oblique 21/44; by script and camera clean top 8/11, clean oblique 4/11, wrong_finger top
+10/11, oblique 7/11, used_hold 7/11, card_moved 6/11, other_hand 11/11, no_contact 10/11,
+bad_start 4/11. The referee of before the session (72a30b8) on the same climbs: 68/99,
+bad_start 2/11, card_moved 9/11. Speed, medians of 3: 104.3 frames/s at 640x480 (ratio 1.02),
+95.7 at 1280x720 (1.02).
 """
 
 from __future__ import annotations
