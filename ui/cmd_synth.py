@@ -11,7 +11,7 @@ import json
 import sys
 
 from ui.errors import UserError
-from vision.synth.climb_script import SCRIPTS
+from vision.synth.scripts import SCRIPTS
 
 SIZES = {"640x480": (640, 480), "1280x720": (1280, 720)}
 

@@ -34,6 +34,7 @@ from games.grimpe.cards import ColourMap
 from games.grimpe.route import Route
 from vision.landmarks import FINGERTIPS
 from vision.synth.hand import FINGERS, Down, FingerState, HandModel, Lifted, Rest, blend_poses
+from vision.synth.scripts import SCRIPTS
 
 __all__ = [
     "SCRIPTS",
@@ -46,10 +47,6 @@ __all__ = [
     "build_script",
     "plan_climb",
 ]
-
-SCRIPTS: tuple[str, ...] = (
-    "clean", "wrong_finger", "used_hold", "no_contact", "card_moved", "other_hand", "empty",
-    "bad_start")
 
 _REACH_MM = 190.0
 _MIN_SPACING_MM = 20.0
