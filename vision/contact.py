@@ -126,7 +126,8 @@ class ContactParams:
             thirteenth model, bad starts called of 48 (seeds 18100-18147) and other verdicts
             right of 665 (17600-17695, 17800-17995, the 377 training climbs): 0 (before) 9 and
             487; 0.1: 27 and 483; 0.2: 35 and 478; 0.25: 37 and 477; 0.3: 38 and 476; 0.4: 38
-            and 475; no rescue at all: 39 and 471.
+            and 475; no rescue at all: 39 and 471. On 24 bad starts rendered after the choice
+            (18300-18323): 0: 10, 0.1: 18, 0.25: 22.
         relift_s: a lift is held this long; the same finger back on the same target within it
             never left (see :meth:`ContactDetector._settle`; 0 disables).
         min_conf: a down (but on the start zone) is confirmed only once the mean P of its run
