@@ -16,8 +16,9 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-__all__ = ["CameraModel", "apply_homography", "camera_centre_from_homography", "default_intrinsics",
-           "focal_from_homography", "look_at"]
+__all__ = ["CameraModel", "apply_homography", "axis_scale_log_ratio", "camera_centre_from_homography",
+           "default_intrinsics", "focal_from_homography", "homography_from_pose", "look_at",
+           "plausible_focal"]
 
 
 def apply_homography(H: np.ndarray, points: np.ndarray) -> np.ndarray:
@@ -31,11 +32,13 @@ def apply_homography(H: np.ndarray, points: np.ndarray) -> np.ndarray:
     return out
 
 
-def default_intrinsics(image_wh: tuple[int, int], hfov_deg: float = 60.0) -> np.ndarray:
+def default_intrinsics(image_wh: tuple[int, int], hfov_deg: float = 60.0,
+                       focal_px: float | None = None) -> np.ndarray:
     """(3, 3) camera matrix of an uncalibrated camera: a ``hfov_deg`` horizontal field of
-    view, square pixels, the principal point at the image's centre."""
+    view (or the focal length ``focal_px`` when known), square pixels, the principal point at
+    the image's centre."""
     w, h = image_wh
-    f = (w / 2) / np.tan(np.radians(hfov_deg) / 2)
+    f = (w / 2) / np.tan(np.radians(hfov_deg) / 2) if focal_px is None else float(focal_px)
     return np.array([[f, 0, (w - 1) / 2], [0, f, (h - 1) / 2], [0, 0, 1.0]])
 
 
@@ -117,9 +120,7 @@ def camera_centre_from_homography(H_image_from_plane: np.ndarray, image_wh: tupl
     f_default = float(K0[0, 0])
 
     def pose(f: float) -> tuple[np.ndarray, float] | None:
-        K = K0.copy()
-        K[0, 0] = K[1, 1] = f
-        B = np.linalg.solve(K, H)
+        B = np.linalg.solve(default_intrinsics(image_wh, focal_px=f), H)
         # H is known up to its scale, sign included: the plane's origin lies in front of the
         # camera (t_z > 0)
         n = float(np.linalg.norm(B[:, 0])) * (1.0 if B[2, 2] >= 0 else -1.0)

@@ -640,11 +640,12 @@ class ContactDetector:
                 continue
             over = [True if self._over_start(r, j, poly) else None for r in rows]
             for i, e in _runs(over):
+                pj = [float(r[3][j]) for r in rows[i:e + 1]]
                 if (rows[e][0] - rows[i][0] >= p.start_rescue_min_s - 1e-6 and rows[i][0] <= t_first + 1e-6
                         and rows[e][0] >= t_first - p.rescue_gap_s - 1e-6
-                        and np.mean([r[3][j] for r in rows[i:e + 1]]) >= p.start_rescue_level - 1e-9):
+                        and np.mean(pj) >= p.start_rescue_level - 1e-9):
                     # time over the zone first (a frame counts half), then the evidence
-                    score = float(sum(0.5 + r[3][j] for r in rows[i:e + 1]))
+                    score = sum(0.5 + x for x in pj)
                     if best is None or score > best[0]:
                         best = (score, j, i, e)
         if best is None:

@@ -1016,12 +1016,10 @@ def _camera_like(H: np.ndarray, P: np.ndarray, Q: np.ndarray, image_wh: tuple[in
     default camera posed on the same matches."""
     if image_wh is None:
         return H
-    K0 = default_intrinsics(image_wh)
-    f = plausible_focal(H, image_wh)
-    K = K0 if f is None else np.array([[f, 0, K0[0, 2]], [0, f, K0[1, 2]], [0, 0, 1.0]])
+    K = default_intrinsics(image_wh, focal_px=plausible_focal(H, image_wh))
     if axis_scale_log_ratio(H, K) <= MAX_AXIS_LOG_RATIO:
         return H
-    Hp = homography_from_pose(P, Q, K0)
+    Hp = homography_from_pose(P, Q, default_intrinsics(image_wh))
     return H if Hp is None else Hp
 
 

@@ -516,7 +516,8 @@ def build_script(
     expected: str | None = None
     nudges: list[CardNudge] = []
     other_keys: list[Keyframe] = []
-    _begin(tl, plan, model, tm, hover_mm=float(rng.uniform(12.0, 30.0)) if name == "bad_start" else None)
+    hover_mm = float(rng.uniform(12.0, 30.0)) if name == "bad_start" else None
+    _begin(tl, plan, model, tm, hover_mm=hover_mm)
     if name in ("clean", "bad_start"):
         _run_moves(tl, plan, plan.moves, tm, model)
         tl.key(tm.end_s)
