@@ -23,8 +23,9 @@ MediaPipe's relative depth ``z`` (tip minus knuckle, middle or last joint, or wr
 palm size) separates a pressing finger from the others with an AUC of 0.55-0.59, top or oblique,
 against 0.76-0.78 from above for the finger's apparent length (0.57-0.61 obliquely).
 
-:class:`ContactNet` is a one-hidden-layer perceptron (numpy only) over these features, whose
-weights are trained from rendered ground truth by :mod:`vision.train_contact` and stored in
+:class:`ContactNet` is a one-hidden-layer perceptron or boosted decision trees
+(:mod:`vision.boosted`; numpy only either way) over these features, whose weights are trained
+from rendered ground truth by :mod:`vision.train_contact` and stored in
 ``vision/contact_model.json`` next to this module (with the feature list and normalisation).
 """
 
@@ -377,9 +378,10 @@ class ContactFeatures:
 
 
 class ContactNet:
-    """One-hidden-layer perceptron: X (N, F) → P(pressing) (N,). Weights in a JSON file: one
-    net's (``mean``, ``std``, ``W1``, ``b1``, ``W2``, ``b2``), or ``members``, a list of such
-    nets trained alike from different starting weights, whose P are averaged."""
+    """A classifier of the contact model: X (N, F) → P(yes) (N,). Weights in a JSON file: one
+    one-hidden-layer perceptron's (``mean``, ``std``, ``W1``, ``b1``, ``W2``, ``b2``), or
+    ``members``, a list of such nets trained alike from different starting weights, whose P are
+    averaged, or boosted trees (``"kind": "trees"``, :class:`vision.boosted.BoostedTrees`)."""
 
     _WEIGHTS = ("mean", "std", "W1", "b1", "W2", "b2")
 
@@ -387,16 +389,35 @@ class ContactNet:
         if list(weights["features"]) != list(features):
             raise ValueError(f"contact model features {weights['features']} != {features}: "
                              "retrain with python -m vision.train_contact")
-        members = weights.get("members") or [weights]
-        self._nets = [tuple(np.asarray(m[k], np.float32) for k in self._WEIGHTS) for m in members]
-        self.meta = {k: v for k, v in weights.items() if k not in (*self._WEIGHTS, "members")}
+        self._trees = None
+        self._nets: list[tuple[np.ndarray, ...]] = []
+        if weights.get("kind") == "trees":
+            from vision.boosted import BoostedTrees
+
+            self._trees = BoostedTrees(weights)
+            if self._trees.n_features > len(features):
+                raise ValueError(f"contact model trees use {self._trees.n_features} features, "
+                                 f"the list names {len(features)}")
+            skip: tuple[str, ...] = ("kind", "bias", "trees")
+        else:
+            members = weights.get("members") or [weights]
+            self._nets = [tuple(np.asarray(m[k], np.float32) for k in self._WEIGHTS) for m in members]
+            skip = (*self._WEIGHTS, "members")
+        self.meta = {k: v for k, v in weights.items() if k not in skip}
 
     @property
     def size(self) -> int:
-        """The number of nets averaged."""
-        return len(self._nets)
+        """The number of nets averaged (of trees summed, for boosted trees)."""
+        return self._trees.size if self._trees is not None else len(self._nets)
+
+    @property
+    def kind(self) -> str:
+        """``"trees"`` or ``"perceptron"``."""
+        return "trees" if self._trees is not None else "perceptron"
 
     def predict(self, X: np.ndarray) -> np.ndarray:
+        if self._trees is not None:
+            return self._trees.predict(X)
         X = np.asarray(X, np.float32)
         out = np.zeros(len(X), np.float32)
         for mean, std, W1, b1, W2, b2 in self._nets:

@@ -484,10 +484,23 @@ def _members(X: np.ndarray, y: np.ndarray, n: int, init: dict[str, Any] | None =
     return nets[0] if n == 1 else {"members": nets}
 
 
+def _fit_trees(X: np.ndarray, y: np.ndarray, trees: int, leaves: int) -> dict[str, Any]:
+    """The contact classifier as boosted trees (:func:`vision.boosted.fit_trees`, learning rate
+    0.1), with a bar on stderr."""
+    from tqdm import tqdm
+
+    from vision.boosted import fit_trees
+
+    with tqdm(total=trees, desc=f"contact trees ({len(y)} samples)", unit="tree", file=sys.stderr,
+              disable=None) as bar:
+        return fit_trees(X, y, trees=trees, leaves=leaves, lr=0.1,
+                         progress=lambda k: bar.update(k - bar.n))
+
+
 def _fit(clips: list[dict[str, Any]], stride: int, hidden: int = 32, lookahead: tuple[int, ...] = (),
          stay_ahead: tuple[int, ...] = (), members: int = 1, colour_weight: float | None = None,
-         init: dict[str, Any] | None = None, iters: tuple[int, int] = (800, 600), lr: float = 0.02
-         ) -> dict[str, Any]:
+         init: dict[str, Any] | None = None, iters: tuple[int, int] = (800, 600), lr: float = 0.02,
+         trees: int = 0, leaves: int = 63) -> dict[str, Any]:
     names = list(lookahead_names(lookahead))
     on_X, on_y, all_rows = [], [], []
     for c in clips:
@@ -495,8 +508,11 @@ def _fit(clips: list[dict[str, Any]], stride: int, hidden: int = 32, lookahead: 
         on_X.append(X)
         on_y.append(y)
         all_rows.append(rows)
-    on_w = _members(np.concatenate(on_X), np.concatenate(on_y), members, None if init is None else init["on"],
-                    hidden=hidden, iters=iters[0], lr=lr)
+    if trees > 0:
+        on_w = _fit_trees(np.concatenate(on_X), np.concatenate(on_y), trees, leaves)
+    else:
+        on_w = _members(np.concatenate(on_X), np.concatenate(on_y), members,
+                        None if init is None else init["on"], hidden=hidden, iters=iters[0], lr=lr)
     on_net = ContactNet(dict(on_w, features=names), tuple(names))
     st_X, st_y = [], []
     for c, rows in zip(clips, all_rows):
@@ -589,9 +605,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--iters", type=int, default=None,
                     help="training iterations of both classifiers (default: 800 and 600)")
     ap.add_argument("--lr", type=float, default=0.02, help="Adam's learning rate")
+    ap.add_argument("--trees", type=int, default=0,
+                    help="make the contact classifier this many boosted trees (vision.boosted) "
+                         "instead of a perceptron (0); the still-down one stays a perceptron")
+    ap.add_argument("--leaves", type=int, default=63, help="leaves per tree (with --trees)")
     args = ap.parse_args(argv)
     if args.members < 1:
         ap.error("--members must be 1 or more")
+    if args.trees < 0 or args.leaves < 2:
+        ap.error("--trees must be 0 or more and --leaves at least 2")
+    if args.trees and (args.members > 1 or args.init is not None):
+        ap.error("--trees does not go with --members or --init (those are for perceptrons)")
     init = None
     if args.init is not None:
         try:
@@ -601,7 +625,7 @@ def main(argv: list[str] | None = None) -> int:
             ap.error(f"--init {args.init}: not a contact model file ({exc})")
     iters = (800, 600) if args.iters is None else (args.iters, args.iters)
     fit = {"members": args.members, "colour_weight": args.colour_weight, "init": init, "iters": iters,
-           "lr": args.lr}
+           "lr": args.lr, "trees": args.trees, "leaves": args.leaves}
     clips = []
     for d in args.clips:
         clips.append(load_or_record(Path(d), args.stride, args.cache))
