@@ -394,6 +394,19 @@ holds placed from the route file (median 0.75 mm off, p95 3.99, max 7.7), 817 se
 bad_start 4/11. The referee of before the session (72a30b8) on the same climbs: 68/99,
 bad_start 2/11, card_moved 9/11. Speed, medians of 3: 104.3 frames/s at 640x480 (ratio 1.02),
 95.7 at 1280x720 (1.02).
+
+Session 28 (2026-12-05): the sixteenth contact model, its contact classifier boosted trees
+(:mod:`vision.boosted`). Seeds 18400-18498 (``--hd-seed 18499``), rendered and run once:
+holds with the route file precision 1.0000, recall 0.9991; ring detector alone precision
+0.9981, recall 0.9958, colour 1.0000; centre 0.23 px (0.20 mm); in the climbs 226 holds placed
+from the route file (median 0.84 mm off, p95 4.79, max 18.2), 856 seen (median 0.18 mm), no
+climb judged twice. Events F1 0.853 (P 0.861, R 0.844; 0.906 on time); other_hand 10/11, none
+on the 88 others; card_moved 9/11, none on the 88 others; verdicts 78/99 (79 %): top 47/55,
+oblique 31/44; by script and camera clean top 8/11, clean oblique 5/11, wrong_finger top 7/11,
+oblique 9/11, used_hold 11/11, card_moved 8/11, other_hand 10/11, no_contact 11/11, bad_start
+9/11. The thirteenth model replayed on the same recordings: 75/99, F1 0.832. Speed during the
+run (machine otherwise quiet), medians of 3: 124.9 frames/s at 640x480 (ratio 0.97), 104.1 at
+1280x720 (0.93).
 """
 
 from __future__ import annotations
