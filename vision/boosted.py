@@ -177,9 +177,23 @@ def fit_trees(X: np.ndarray, y: np.ndarray, *, trees: int = 300, lr: float = 0.1
     return {"kind": "trees", "bias": bias, "trees": out}
 
 
+def _depth(tree: dict[str, Any]) -> int:
+    """The most splits from a tree's root to one of its leaves."""
+    left, right = tree["left"], tree["right"]
+    deepest, todo = 0, [(0, 0)]
+    while todo:
+        i, d = todo.pop()
+        if left[i] < 0:
+            deepest = max(deepest, d)
+        else:
+            todo += [(left[i], d + 1), (right[i], d + 1)]
+    return deepest
+
+
 class BoostedTrees:
     """P(yes) of samples X (N, F) from :func:`fit_trees`' weights: every tree is walked at once
-    (one numpy step per level), the leaves' values summed with the bias, then the logistic."""
+    (one numpy step per level, as many as the deepest tree has), the leaves' values summed with
+    the bias, then the logistic."""
 
     def __init__(self, weights: dict[str, Any]) -> None:
         trees = weights["trees"]
@@ -191,15 +205,17 @@ class BoostedTrees:
                ("feature", "threshold", "left", "right", "value")}
         leaf = cat["left"] < 0
         shift = np.repeat(offs, sizes)
+        own = np.arange(len(leaf), dtype=np.int64)
+        # a leaf leads to itself: every sample walks the same number of steps
         self._feat = np.where(leaf, 0, cat["feature"]).astype(np.int64)
-        self._thr = cat["threshold"].astype(np.float64)
-        self._left = np.where(leaf, -1, cat["left"] + shift).astype(np.int64)
-        self._right = np.where(leaf, -1, cat["right"] + shift).astype(np.int64)
+        self._thr = np.where(leaf, np.inf, cat["threshold"]).astype(np.float64)
+        self._left = np.where(leaf, own, cat["left"] + shift).astype(np.int64)
+        self._right = np.where(leaf, own, cat["right"] + shift).astype(np.int64)
         self._value = cat["value"].astype(np.float64)
-        self._leaf = leaf
         self._roots = offs
+        self._depth = max(_depth(t) for t in trees)
         self.bias = float(weights["bias"])
-        self.n_features = int(self._feat.max()) + 1 if (~leaf).any() else 0
+        self.n_features = int(cat["feature"][~leaf].max()) + 1 if (~leaf).any() else 0
 
     @property
     def size(self) -> int:
@@ -212,14 +228,9 @@ class BoostedTrees:
         if X.ndim != 2 or (len(X) and X.shape[1] < self.n_features):
             raise ValueError(f"boosted trees need (N, >= {self.n_features}) cues, got {X.shape}")
         rows = np.arange(len(X))[:, None]
-        node = np.broadcast_to(self._roots, (len(X), len(self._roots))).copy()
-        active = ~self._leaf[node]
-        while active.any():
-            f = self._feat[node]
-            go_left = X[rows, f] <= self._thr[node]
-            nxt = np.where(go_left, self._left[node], self._right[node])
-            node = np.where(active, nxt, node)
-            active = ~self._leaf[node]
+        node = np.broadcast_to(self._roots, (len(X), len(self._roots)))
+        for _ in range(self._depth):
+            node = np.where(X[rows, self._feat[node]] <= self._thr[node], self._left[node], self._right[node])
         return self.bias + self._value[node].sum(axis=1)
 
     def predict(self, X: np.ndarray) -> np.ndarray:
