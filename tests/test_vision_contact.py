@@ -893,3 +893,36 @@ def test_a_recorded_clip_replays_to_the_referees_own_events(name: str, judged: t
     _, n_pred, _, _, v = judge_recording(ContactDetector(colour_map=_colour_map(gt)), clip, 2)
     assert n_pred == len(events)
     assert (v["result"], v["score"]) == (live["result"], live["score"])
+
+
+def test_contact_trees_trained_on_a_clip_drive_the_detector() -> None:
+    """``train_contact --trees``: the contact classifier of a model trained on the sample clip
+    (its exact landmarks, the route as the referee finds it) is boosted trees that tell the
+    clip's presses from the rest, and the detector runs on such a model."""
+    from vision.bench_judge import _colour_map
+    from vision.contact import ContactDetector
+    from vision.train_contact import _fit, on_samples
+
+    route = _route_of_clip()
+    gt = json.loads((CLIP / "ground_truth.json").read_text())
+    rec = []
+    for fr in gt["frames"]:
+        hands = [h for h in fr["hands"] if h["role"] == "climbing"]
+        lm = np.asarray(hands[0]["landmarks_px"], np.float32) if hands else None
+        rec.append((lm, float(fr["t"]), int(fr["frame"]), None))
+    clip = {"gt": gt, "route": route, "rec": rec}
+    model = _fit([clip], 2, lookahead=(2, 4), stay_ahead=(2,), trees=15, leaves=8)
+    assert model["on"]["kind"] == "trees" and len(model["on"]["trees"]) == 15
+    assert model["on"]["features"] == list(lookahead_names((2, 4)))
+    assert "W1" in model["stay"]  # the still-down classifier stays a perceptron
+    det = ContactDetector(model=model, colour_map=_colour_map(gt))
+    assert det.on_net.kind == "trees" and det.lookahead == (2, 4)
+    X, y, _ = on_samples(clip, 2, (2, 4))
+    p = det.on_net.predict(X)
+    assert y.sum() >= 10 and p[y > 0.5].mean() > 0.7 and p[y < 0.5].mean() < 0.3
+    events = []
+    for lm, t, f, occ in rec:
+        if f % 2 == 0:
+            events += det.update(lm, t, f, route, occ)[1]
+    events += det.finish()
+    assert any(e["type"] == "down" for e in events)
