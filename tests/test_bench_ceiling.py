@@ -6,12 +6,10 @@ are real and MediaPipe is not needed."""
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pytest
 
-from tests.test_vision_contact import CLIP, _route_of_clip
+from tests.test_vision_contact import CLIP, exact_recording
 from vision.bench_ceiling import TruthToldDetector, ceiling, main, tip_errors
 from vision.bench_judge import _colour_map
 from vision.train_contact import _labels, judge_recording
@@ -19,14 +17,7 @@ from vision.train_contact import _labels, judge_recording
 
 @pytest.fixture(scope="module")
 def recording() -> dict:
-    gt = json.loads((CLIP / "ground_truth.json").read_text())
-    rec = []
-    for fr in gt["frames"]:
-        hands = [h for h in fr["hands"] if h["role"] == "climbing"]
-        lm = np.asarray(hands[0]["landmarks_px"], np.float32) if hands else None
-        rec.append((lm, float(fr["t"]), int(fr["frame"]), None))
-    return {"gt": gt, "route_json": json.loads((CLIP / "route.json").read_text()),
-            "route": _route_of_clip(), "rec": rec, "other": [], "name": CLIP.name}
+    return exact_recording()
 
 
 def test_told_everything_the_decoder_gives_the_true_events_and_verdict(recording: dict) -> None:

@@ -158,6 +158,19 @@ def _route_of_clip():
     return ref.route
 
 
+def exact_recording() -> dict:
+    """The sample clip as :func:`vision.train_contact.record_clip` would keep it, with the
+    ground truth's exact landmarks instead of MediaPipe's (the route as the referee finds it)."""
+    gt = json.loads((CLIP / "ground_truth.json").read_text())
+    rec = []
+    for fr in gt["frames"]:
+        hands = [h for h in fr["hands"] if h["role"] == "climbing"]
+        lm = np.asarray(hands[0]["landmarks_px"], np.float32) if hands else None
+        rec.append((lm, float(fr["t"]), int(fr["frame"]), None))
+    return {"gt": gt, "route_json": json.loads((CLIP / "route.json").read_text()),
+            "route": _route_of_clip(), "rec": rec, "other": [], "name": CLIP.name}
+
+
 def _rescue_when_the_thumb_lifts(det, route, target: str, p_index: float, end_s: float = 1.0, lm_at=None):
     """The decoder's rescue when the thumb, the only finger down (on the start zone), lifts at
     7/15 s: before it, 8 processed frames at 15 per s with the index over ``target`` with P
@@ -903,14 +916,8 @@ def test_contact_trees_trained_on_a_clip_drive_the_detector() -> None:
     from vision.contact import ContactDetector
     from vision.train_contact import _fit, on_samples
 
-    route = _route_of_clip()
-    gt = json.loads((CLIP / "ground_truth.json").read_text())
-    rec = []
-    for fr in gt["frames"]:
-        hands = [h for h in fr["hands"] if h["role"] == "climbing"]
-        lm = np.asarray(hands[0]["landmarks_px"], np.float32) if hands else None
-        rec.append((lm, float(fr["t"]), int(fr["frame"]), None))
-    clip = {"gt": gt, "route": route, "rec": rec}
+    clip = exact_recording()
+    gt, route, rec = clip["gt"], clip["route"], clip["rec"]
     model = _fit([clip], 2, lookahead=(2, 4), stay_ahead=(2,), trees=15, leaves=8)
     assert model["on"]["kind"] == "trees" and len(model["on"]["trees"]) == 15
     assert model["on"]["features"] == list(lookahead_names((2, 4)))
