@@ -246,9 +246,11 @@ def main(argv: list[str] | None = None) -> int:
     clips: list[dict[str, Any]] = []
     try:
         if args.jobs > 1:
+            import multiprocessing
             from concurrent.futures import ProcessPoolExecutor
 
-            with ProcessPoolExecutor(args.jobs) as pool:
+            # fresh workers, as bench_judge.render_all starts them (a fork can inherit a lock)
+            with ProcessPoolExecutor(args.jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
                 for c in pool.map(_record, jobs):
                     clips.append(c)
                     bar.update()

@@ -476,11 +476,15 @@ def render_all(jobs: list[Job], workers: int) -> None:
     todo = [j for j in jobs if not _rendered(j[3])]
     if workers <= 1 or not todo:
         return
+    import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
     from tqdm import tqdm
 
-    with ProcessPoolExecutor(workers) as pool:
+    # fresh worker processes ("spawn"): a process forked from one whose other threads (MediaPipe,
+    # OpenCV, Qt in the tests) held a lock at that moment can wait for it for ever (a test run
+    # hung so, 2026-12-05)
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
         for _ in tqdm(pool.map(_render_quietly, todo), total=len(todo), desc=f"rendering ({workers} processes)",
                       unit="scene"):
             pass
