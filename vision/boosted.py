@@ -4,7 +4,7 @@ The contact classifier (:mod:`vision.contact_model`) can be a perceptron or thes
 its 65 cues (with the look-ahead) trees separate a press from a hover better than the
 one-hidden-layer perceptron: frame by frame, on the 288 recorded climbs of seeds 17600-17695
 and 17800-17995 (no classifier trained on them), area under the ROC curve 0.980 against
-0.973, log loss 0.145 against 0.169 (2026-12-05).
+0.973, log loss 0.146 against 0.169 (2026-12-05).
 
 The method is the usual histogram variant of gradient boosting on the log loss (Friedman,
 "Greedy function approximation: a gradient boosting machine", 2001; Newton steps per leaf and
