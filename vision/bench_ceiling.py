@@ -246,11 +246,9 @@ def main(argv: list[str] | None = None) -> int:
     clips: list[dict[str, Any]] = []
     try:
         if args.jobs > 1:
-            import multiprocessing
-            from concurrent.futures import ProcessPoolExecutor
+            from vision.bench_judge import worker_pool
 
-            # fresh workers, as bench_judge.render_all starts them (a fork can inherit a lock)
-            with ProcessPoolExecutor(args.jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
+            with worker_pool(args.jobs) as pool:
                 for c in pool.map(_record, jobs):
                     clips.append(c)
                     bar.update()

@@ -468,6 +468,16 @@ def _render_quietly(job: Job) -> bool:
     return render_job(job, progress=False) is not None
 
 
+def worker_pool(workers: int) -> Any:
+    """A pool of ``workers`` fresh processes ("spawn", a ``ProcessPoolExecutor``): a process
+    forked from one whose other threads (MediaPipe, OpenCV, Qt in the tests) held a lock at that
+    moment can wait for it for ever (a test run hung so, 2026-12-05)."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+
+
 def render_all(jobs: list[Job], workers: int) -> None:
     """Render the scenes of ``jobs`` not yet in their folders, ``workers`` at a time in separate
     processes (one bar for all of them); the benchmark then finds them rendered. Rendering is
@@ -476,15 +486,9 @@ def render_all(jobs: list[Job], workers: int) -> None:
     todo = [j for j in jobs if not _rendered(j[3])]
     if workers <= 1 or not todo:
         return
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
     from tqdm import tqdm
 
-    # fresh worker processes ("spawn"): a process forked from one whose other threads (MediaPipe,
-    # OpenCV, Qt in the tests) held a lock at that moment can wait for it for ever (a test run
-    # hung so, 2026-12-05)
-    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+    with worker_pool(workers) as pool:
         for _ in tqdm(pool.map(_render_quietly, todo), total=len(todo), desc=f"rendering ({workers} processes)",
                       unit="scene"):
             pass
