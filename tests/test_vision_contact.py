@@ -19,6 +19,7 @@ from vision.contact_model import (
     ContactNet,
     camera_cues,
     camera_rays,
+    hand_pose,
     lookahead_features,
     lookahead_names,
     stay_names,
@@ -843,6 +844,38 @@ def test_camera_cues_tell_where_the_camera_is_from_the_hand() -> None:
     assert np.abs(along_p).max() < 1.5
     none = cues(_flat_hand(away, at), None)
     assert not none[0].any() and not none[1].any()
+
+
+def test_hand_pose_is_read_in_the_hands_own_frame() -> None:
+    pose_names = FEATURE_NAMES[FEATURE_NAMES.index("pose_mcp_x"):]
+    col = pose_names.index
+    lm = _flat_hand(np.array([0.3, -1.0]), np.array([320.0, 240.0])).astype(np.float64)
+    a = np.deg2rad(60.0)
+    rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    lm[8] = lm[7] + rot @ (lm[7] - lm[6])  # the index bends 60 degrees at its last joint
+    pose = hand_pose(lm.astype(np.float32))
+    assert pose.shape == (5, len(pose_names)) and np.isfinite(pose).all()
+    # the middle finger's knuckle is the x axis' unit; straight fingers do not bend
+    assert np.allclose(pose[2, [col("pose_mcp_x"), col("pose_mcp_y")]], [1.0, 0.0], atol=1e-6)
+    assert np.allclose(pose[2:, [col("bend_pip"), col("bend_dip")]], 0.0, atol=1e-5)
+    assert abs(abs(pose[1, col("bend_dip")]) - a) < 1e-5 and abs(pose[1, col("bend_pip")]) < 1e-5
+    for k, f in enumerate(("thumb", "index", "middle", "ring", "little")):
+        assert pose[k, col(f"to_{f}_x")] == 0 and pose[k, col(f"to_{f}_y")] == 0
+    # where the index tip lies from the middle finger's tip, in palm sizes
+    palm = np.linalg.norm(lm[9] - lm[0])
+    assert np.isclose(np.hypot(pose[2, col("to_index_x")], pose[2, col("to_index_y")]),
+                      np.linalg.norm(lm[8] - lm[12]) / palm, atol=1e-5)
+    # the same hand turned, moved and seen closer has the same pose
+    b = np.deg2rad(-127.0)
+    turn = np.array([[np.cos(b), -np.sin(b)], [np.sin(b), np.cos(b)]])
+    moved = (1.7 * lm @ turn.T + [55.0, -30.0]).astype(np.float32)
+    assert np.allclose(hand_pose(moved), pose, atol=1e-5)
+    # the mirror image (the other hand) differs only by the mirror sign
+    mirrored = lm * [-1.0, 1.0]
+    pm = hand_pose(mirrored.astype(np.float32))
+    assert np.allclose(pm[:, col("mirror")], -pose[:, col("mirror")])
+    keep = [i for i in range(len(pose_names)) if i != col("mirror")]
+    assert np.allclose(pm[:, keep], pose[:, keep], atol=1e-5)
 
 
 @pytest.mark.parametrize(("eye_height", "shifted"), [(400.0, True), (2000.0, False)])
