@@ -407,6 +407,20 @@ oblique 9/11, used_hold 11/11, card_moved 8/11, other_hand 10/11, no_contact 11/
 9/11. The thirteenth model replayed on the same recordings: 75/99, F1 0.832. Speed during the
 run (machine otherwise quiet), medians of 3: 124.9 frames/s at 640x480 (ratio 0.97), 104.1 at
 1280x720 (0.93).
+
+Session 29 (2026-12-05): the seventeenth contact model (the finger's pose as features,
+:func:`vision.contact_model.hand_pose`). Seeds 18500-18598 (``--hd-seed 18599``), rendered and
+run once: holds with the route file precision 1.0000, recall 1.0000; ring detector alone
+precision 0.9981, recall 0.9967, colour 1.0000; centre 0.24 px (0.21 mm); in the climbs 244
+holds placed from the route file (median 0.92 mm off, p95 6.22, max 11.8), 821 seen (median
+0.18 mm), 1 climb judged twice. Events F1 0.852 (P 0.851, R 0.854; 0.909 on time);
+other_hand 11/11, none on the 88 others; card_moved 10/11, none on the 88 others; verdicts
+75/99 (76 %): top 47/55, oblique 28/44; by script and camera clean top 6/11, clean oblique
+7/11, wrong_finger top 10/11, oblique 6/11, used_hold 9/11, card_moved 7/11, other_hand 11/11,
+no_contact 11/11, bad_start 8/11. The sixteenth model replayed on the same recordings: 70/99,
+F1 0.824. Speed, medians of 3: 82.3 frames/s at 640x480 (ratio 0.88), 85.4 at 1280x720
+(1.00); ``vision.bench_speed`` on the same clips just after, 5 runs each: 0.89 and 0.98, and
+the tree of before the session (5c37932) 0.88 at 640x480 (the pose costs 0.05 ms a frame).
 """
 
 from __future__ import annotations
