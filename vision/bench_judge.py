@@ -409,18 +409,20 @@ run (machine otherwise quiet), medians of 3: 124.9 frames/s at 640x480 (ratio 0.
 1280x720 (0.93).
 
 Session 29 (2026-12-05): the seventeenth contact model (the finger's pose as features,
-:func:`vision.contact_model.hand_pose`). Seeds 18500-18598 (``--hd-seed 18599``), rendered and
-run once: holds with the route file precision 1.0000, recall 1.0000; ring detector alone
-precision 0.9981, recall 0.9967, colour 1.0000; centre 0.24 px (0.21 mm); in the climbs 244
-holds placed from the route file (median 0.92 mm off, p95 6.22, max 11.8), 821 seen (median
-0.18 mm), 1 climb judged twice. Events F1 0.852 (P 0.851, R 0.854; 0.909 on time);
-other_hand 11/11, none on the 88 others; card_moved 10/11, none on the 88 others; verdicts
-75/99 (76 %): top 47/55, oblique 28/44; by script and camera clean top 6/11, clean oblique
-7/11, wrong_finger top 10/11, oblique 6/11, used_hold 9/11, card_moved 7/11, other_hand 11/11,
-no_contact 11/11, bad_start 8/11. The sixteenth model replayed on the same recordings: 70/99,
-F1 0.824. Speed, medians of 3: 82.3 frames/s at 640x480 (ratio 0.88), 85.4 at 1280x720
-(1.00); ``vision.bench_speed`` on the same clips just after, 5 runs each: 0.89 and 0.98, and
-the tree of before the session (5c37932) 0.88 at 640x480 (the pose costs 0.05 ms a frame).
+:func:`vision.contact_model.hand_pose`; a zone beats a hold scoring under 0.7). Seeds
+18500-18598 (``--hd-seed 18599``), rendered once: holds with the route file precision 1.0000,
+recall 1.0000; ring detector alone precision 0.9981, recall 0.9967, colour 1.0000; centre 0.24
+px (0.21 mm); in the climbs 244 holds placed from the route file (median 0.92 mm off, p95
+6.22, max 11.8), 821 seen (median 0.18 mm), 1 climb judged twice. Events F1 0.860 (P 0.863,
+R 0.857; 0.922 on time); other_hand 11/11, none on the 88 others; card_moved 10/11, none on
+the 88 others; verdicts 76/99 (77 %): top 50/55, oblique 26/44; by script and camera clean
+top 9/11, clean oblique 7/11, wrong_finger top 10/11, oblique 5/11, used_hold 9/11,
+card_moved 7/11, other_hand 11/11, no_contact 11/11, bad_start 7/11. Speed, medians of 3:
+82.4 frames/s at 640x480 (ratio 0.93), 83.6 at 1280x720 (1.05). The same bench run first
+with the pose alone (zone over hold 0.5, b41fcb7): 75/99, F1 0.852, speed ratios 0.88 and
+1.00 (``vision.bench_speed``, 5 runs, just after: 0.89 and 0.98; the tree of before the
+session, 5c37932, 0.88 on the same 640x480 clip: the pose costs 0.05 ms a frame). The
+sixteenth model replayed on the same recordings: 70/99, F1 0.824.
 """
 
 from __future__ import annotations
