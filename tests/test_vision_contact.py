@@ -749,6 +749,42 @@ def _finger_over(tip: np.ndarray, u: np.ndarray, palm: float = 60.0) -> np.ndarr
     return lm.astype(np.float32)
 
 
+def test_a_zone_under_the_contact_point_beats_a_hold_scoring_under_the_bar() -> None:
+    """A fingertip going from the finish zone into the nearest hold: while the finger's
+    contact point is on the zone, the zone is its target unless the hold lies well under the
+    tip (its score at least ``_ZONE_OVER_HOLD``; a summit was read on the hold beside it)."""
+    from dataclasses import replace
+
+    import cv2
+
+    from vision.contact_model import _ALONG_EXPECTED, _ZONE_MARGIN, _ZONE_OVER_HOLD, best_targets
+
+    route = _route_of_clip()
+    no_zone = replace(route, finish_zone_px=None)
+    zone = route.zone_px("finish").astype(np.float32)
+    c = zone.mean(0).astype(np.float64)
+    H = route.holds
+    h = H.centres_px[int(np.argmin(np.linalg.norm(H.centres_px - c, axis=1)))].astype(np.float64)
+    u = (h - c) / np.linalg.norm(h - c)
+    palm = 60.0
+    seen = []
+    for x in np.linspace(0.0, 1.0, 201):
+        tip = c + x * (h - c)
+        lm = _finger_over(tip, u, palm)
+        contact = tip + _ALONG_EXPECTED * palm * u
+        inside = cv2.pointPolygonTest(zone, (float(contact[0]), float(contact[1])), True)
+        on_zone = inside >= -_ZONE_MARGIN * palm
+        hold, score = best_targets(lm, no_zone)[0][1], float(best_targets(lm, no_zone)[1][1])
+        target = best_targets(lm, route)[0][1]
+        if not on_zone or hold in (None, "start"):
+            continue
+        assert target == (hold if score >= _ZONE_OVER_HOLD else "finish"), (x, score)
+        seen.append(score)
+    seen_a = np.array(seen)
+    assert (seen_a >= _ZONE_OVER_HOLD).any()  # the hold under the tip wins
+    assert ((seen_a >= 0.5) & (seen_a < _ZONE_OVER_HOLD)).any()  # a hold beside it no longer
+
+
 @pytest.mark.parametrize("sticky", [1.0, 1.25])
 def test_a_finger_between_two_holds_keeps_the_hold_it_was_over(sticky: float) -> None:
     """``sticky_target``: a fingertip between two neighbouring holds, MediaPipe's tip moving a
