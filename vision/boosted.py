@@ -177,19 +177,6 @@ def fit_trees(X: np.ndarray, y: np.ndarray, *, trees: int = 300, lr: float = 0.1
     return {"kind": "trees", "bias": bias, "trees": out}
 
 
-def _depth(tree: dict[str, Any]) -> int:
-    """The most splits from a tree's root to one of its leaves."""
-    left, right = tree["left"], tree["right"]
-    deepest, todo = 0, [(0, 0)]
-    while todo:
-        i, d = todo.pop()
-        if left[i] < 0:
-            deepest = max(deepest, d)
-        else:
-            todo += [(left[i], d + 1), (right[i], d + 1)]
-    return deepest
-
-
 class BoostedTrees:
     """P(yes) of samples X (N, F) from :func:`fit_trees`' weights: every tree is walked at once
     (one numpy step per level, as many as the deepest tree has), the leaves' values summed with
@@ -213,7 +200,12 @@ class BoostedTrees:
         self._right = np.where(leaf, own, cat["right"] + shift).astype(np.int64)
         self._value = cat["value"].astype(np.float64)
         self._roots = offs
-        self._depth = max(_depth(t) for t in trees)
+        # the deepest tree's depth: every tree's split nodes, one level at a time
+        self._depth, level = 0, offs[~leaf[offs]]
+        while len(level):
+            self._depth += 1
+            below = np.concatenate([self._left[level], self._right[level]])
+            level = below[~leaf[below]]
         self.bias = float(weights["bias"])
         self.n_features = int(cat["feature"][~leaf].max()) + 1 if (~leaf).any() else 0
 
