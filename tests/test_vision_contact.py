@@ -529,7 +529,7 @@ def test_detector_decides_on_the_features_it_was_trained_on() -> None:
             det.update(lm, t, f, route, occ, eye=eye)
             decided_while_running = len(seen)
     det.finish()
-    _, _, rows = on_samples(clip, 2, det.lookahead)
+    _, _, rows = on_samples(clip, 2, det.lookahead, chooser=det.features.chooser)
     expected = [r[3] for r in rows if r[3] is not None]
     assert len(seen) == len(expected) > decided_while_running  # the last ones wait for finish
     for a, b in zip(seen, expected):
@@ -1002,3 +1002,74 @@ def test_contact_trees_trained_on_a_clip_drive_the_detector() -> None:
             events += det.update(lm, t, f, route, occ)[1]
     events += det.finish()
     assert any(e["type"] == "down" for e in events)
+
+
+def test_target_candidates_are_the_targets_under_the_finger() -> None:
+    """The learned chooser's candidates: a hold the index finger points into is one, with the
+    geometric cues of :func:`best_targets` (along -0.2 palm sizes: the contact point on it,
+    across 0, score 1, first in rank); a hold far from the finger is not; the finish zone is
+    one when the contact point is inside it (its distance outside negative)."""
+    from vision.contact_model import _ALONG_EXPECTED, TARGET_FEATURE_NAMES, target_candidates
+
+    route = _route_of_clip()
+    H = route.holds
+    col = {n: i for i, n in enumerate(TARGET_FEATURE_NAMES)}
+    palm = 60.0
+    h = H.centres_px[0].astype(np.float64)
+    u = np.array([0.6, -0.8])
+    lm = _finger_over(h - _ALONG_EXPECTED * palm * u, u, palm)
+    names, X, res = target_candidates(lm, route)[1]
+    assert H.ids[0] in names
+    x = X[names.index(H.ids[0])]
+    assert x[col["along"]] == pytest.approx(_ALONG_EXPECTED, abs=1e-4)
+    assert x[col["across"]] == pytest.approx(0.0, abs=1e-4)
+    assert x[col["geo"]] == pytest.approx(1.0, abs=1e-4) and x[col["geo_rank"]] == 0
+    assert x[col["contact_d"]] == pytest.approx(0.0, abs=1e-3) and x[col["is_zone"]] == 0
+    assert res[names.index(H.ids[0]), 0] == pytest.approx(1.0, abs=1e-4)
+    far = np.linalg.norm(H.centres_px - h, axis=1) > 3 * palm
+    assert far.any() and not any(H.ids[i] in names for i in np.flatnonzero(far))
+    c = route.zone_px("finish").astype(np.float64).mean(0)
+    names, X, _ = target_candidates(_finger_over(c - _ALONG_EXPECTED * palm * u, u, palm), route)[1]
+    assert "finish" in names
+    x = X[names.index("finish")]
+    assert x[col["is_zone"]] == 1 and x[col["zone_kind"]] == 2 and x[col["contact_d"]] < 0
+
+
+def test_a_learned_target_chooser_trained_on_a_clip_drives_the_detector() -> None:
+    """``train_contact --chooser-trees``: a model with a learned target chooser, trained on the
+    sample clip (exact landmarks), chooses the target each pressing finger is truly down on,
+    the detector runs it, and training builds the classifier's samples on the same choice.
+    A chooser with other cues is refused."""
+    from vision.bench_judge import _colour_map
+    from vision.contact import ContactDetector
+    from vision.contact_model import TARGET_FEATURE_NAMES, TargetChooser
+    from vision.train_contact import _fit, _labels, clip_eye, on_samples
+
+    clip = exact_recording()
+    gt, route, rec = clip["gt"], clip["route"], clip["rec"]
+    model = _fit([clip], 2, lookahead=(2,), stay_ahead=(2,), trees=10, leaves=8, chooser_trees=20)
+    assert model["target"]["features"] == list(TARGET_FEATURE_NAMES)
+    det = ContactDetector(model=model, colour_map=_colour_map(gt))
+    assert isinstance(det.features.chooser, TargetChooser)
+    lab = _labels(gt)
+    right = pressing = 0
+    seen: list[np.ndarray] = []
+    predict = det.on_net.predict
+    det.on_net.predict = lambda X: (seen.append(X.copy()), predict(X))[1]  # type: ignore[method-assign]
+    for lm, t, f, occ in rec:
+        if f % 2 == 0:
+            det.update(lm, t, f, route, occ, eye=clip_eye(clip))
+            ob = det._pending[-1] if det._pending else det._done[-1]
+            for k in range(5):
+                if lab[f][k] is not None and ob.lm is not None:
+                    pressing += 1
+                    right += ob.cands[k] == lab[f][k]
+    det.finish()
+    assert pressing >= 20 and right >= 0.9 * pressing
+    _, _, rows = on_samples(clip, 2, det.lookahead, chooser=det.features.chooser)
+    expected = [r[3] for r in rows if r[3] is not None]
+    assert len(seen) == len(expected)
+    for a, b in zip(seen, expected):
+        np.testing.assert_array_equal(a, b)
+    with pytest.raises(ValueError, match="retrain"):
+        TargetChooser(dict(model["target"], features=["geo"]))

@@ -331,11 +331,14 @@ def own_colour(route: RouteObservation, colour_map: Any) -> np.ndarray:
     return own
 
 
-def contact_features(p: ContactParams) -> ContactFeatures:
+def contact_features(p: ContactParams, chooser: Any = None) -> ContactFeatures:
     """The :class:`vision.contact_model.ContactFeatures` these settings choose targets with
-    (the detector's, and training's: :func:`vision.train_contact.on_samples`)."""
-    return ContactFeatures(sticky=p.sticky_target, camera_shift=p.camera_shift,
-                           shift_min_tan=p.camera_shift_min_tan)
+    (the detector's, and training's: :func:`vision.train_contact.on_samples`); ``chooser``: a
+    model's learned :class:`vision.contact_model.TargetChooser` (None: the geometric choice)."""
+    fe = ContactFeatures(sticky=p.sticky_target, camera_shift=p.camera_shift,
+                         shift_min_tan=p.camera_shift_min_tan)
+    fe.chooser = chooser
+    return fe
 
 
 def hold_colour_prior(route: RouteObservation, colour_map: Any, weight: float) -> np.ndarray | None:
@@ -437,6 +440,7 @@ class ContactDetector:
             FEATURE_NAMES,
             MODEL_PATH,
             ContactNet,
+            TargetChooser,
             lookahead_names,
             stay_names,
         )
@@ -451,7 +455,8 @@ class ContactDetector:
         self.stay_net = ContactNet(model["stay"], stay_names(self.stay_ahead))
         self._i_speed = FEATURE_NAMES.index("speed")
         self._i_lspeed = FEATURE_NAMES.index("local_speed")
-        self.features = contact_features(self.p)
+        self.features = contact_features(
+            self.p, TargetChooser(model["target"]) if model.get("target") else None)
         if colour_map is None:
             from games.grimpe.cards import ColourMap
 

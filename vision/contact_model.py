@@ -22,6 +22,14 @@ exist in real footage as well as in the synthetic renders (no renderer artefact 
   down into a hold stands out from the resting ones; ROC area 0.980 -> 0.988 on held-out
   climbs, see :mod:`vision.train_contact`).
 
+Which target is under a finger is chosen geometrically (:func:`best_targets`: a window along
+the finger's last segment, scored by where the hold lies from the contact point) or, when the
+model has one, by a learned chooser (:class:`TargetChooser`, boosted trees over the cues of
+each candidate in a wider window, :func:`target_candidates`), trained on the fingers truly
+down on a hold or a zone. With it a hold of another colour than the finger's must be far
+likelier than one of its own to be chosen (``ContactParams.other_colour_weight`` on the
+chooser's odds).
+
 Measured and not used: where the finger's silhouette ends (the frame against the clip's
 median frame, walked along the finger from MediaPipe's tip; 2026-12-05, 12 recorded
 climbs): it lies further from a pressed finger's contact point than MediaPipe's tip (median
@@ -57,9 +65,11 @@ __all__ = [
     "LOOKAHEAD_BASE",
     "MODEL_PATH",
     "STAY_FEATURE_NAMES",
+    "TARGET_FEATURE_NAMES",
     "ContactFeatures",
     "ContactNet",
     "StayReference",
+    "TargetChooser",
     "best_targets",
     "camera_cues",
     "camera_rays",
@@ -68,6 +78,7 @@ __all__ = [
     "lookahead_names",
     "palm_centre",
     "stay_names",
+    "target_candidates",
 ]
 
 MODEL_PATH = Path(__file__).with_name("contact_model.json")
@@ -243,6 +254,175 @@ def best_targets(lm: np.ndarray, route: RouteObservation, prior: np.ndarray | No
     return targets, geo, along_o, across_o, points
 
 
+#: the cues of one (finger, target) pair the learned target chooser (:class:`TargetChooser`)
+#: scores. For a hold: where it lies from the finger's tip (moved towards the camera as for
+#: :func:`best_targets`) and from MediaPipe's own tip (along in palm sizes, across in hold
+#: radii and palm sizes), the geometric score and its rank among the finger's holds, its
+#: distance from the contact point and from the finger's last two joints, how covered it is,
+#: its radius, how near the other fingertips are to it. For a zone: how far outside it the
+#: contact point, the last joint, MediaPipe's tip and the nearest other fingertip lie (palm
+#: sizes, negative inside). For both: how oblique the camera is, which finger, its last
+#: segment's length, how many holds are candidates.
+TARGET_FEATURE_NAMES: tuple[str, ...] = (
+    "is_zone", "zone_kind", "along", "across", "across_palm", "along_raw", "across_raw", "geo",
+    "geo_window", "geo_rank", "geo_rel", "contact_d", "dip_d", "pip_d", "tip_d", "occ", "radius",
+    "others_d", "cam_tan", "finger", "seg_d", "n_holds",
+)
+#: the wider window of the learned chooser's candidates: holds along the finger (palm sizes
+#: from the tip) and across it (hold radii), zones whose edge is this near the contact point
+_CAND_ALONG = (-1.3, 0.7)
+_CAND_ACROSS = 6.0
+_CAND_ZONE = 0.5
+
+
+def target_candidates(lm: np.ndarray, route: RouteObservation, shift: np.ndarray | None = None,
+                      occlusion: np.ndarray | None = None, cam_tan: float = 0.0
+                      ) -> list[tuple[list[str], np.ndarray, np.ndarray]]:
+    """Per finger, the targets that may be under it (holds in a window wider than
+    :func:`best_targets`', zones near its contact point) and their cues: (names, X (m,
+    :data:`TARGET_FEATURE_NAMES`) float32, out (m, 5): the geometric score, along, across,
+    and the point reported for the target, as :func:`best_targets` gives them)."""
+    palm = _palm(lm)
+    H = route.holds
+    n = len(FINGERS)
+    F = len(TARGET_FEATURE_NAMES)
+    tips = lm[_TIP].astype(np.float64)
+    tip = tips if shift is None else tips + shift
+    pip = lm[_PIP].astype(np.float64)
+    dip = lm[_DIP].astype(np.float64)
+    u = tip - pip
+    nu = _row_norms(u)
+    short = nu < 1e-6
+    if short.any():
+        u[short] = (tip - dip)[short]
+        nu[short] = np.maximum(_row_norms(u[short]), 1e-6)
+    u = u / nu[:, None]
+    v = np.stack([-u[:, 1], u[:, 0]], 1)
+    contact = tip + _ALONG_EXPECTED * palm * u
+    seg = _row_norms(tips - dip) / palm
+    per: list[tuple[list[str], list[np.ndarray], list[np.ndarray]]] = [([], [], []) for _ in range(n)]
+    if len(H):
+        C = H.centres_px.astype(np.float64)
+        radii = np.maximum(H.radii_px, 1.0).astype(np.float64)
+        d = C[None] - tip[:, None]  # (5, holds, 2)
+        along = np.einsum("khc,kc->kh", d, u) / palm
+        across_px = np.abs(np.einsum("khc,kc->kh", d, v))
+        across = across_px / radii
+        d0 = C[None] - tips[:, None]
+        along0 = np.einsum("khc,kc->kh", d0, u) / palm
+        across0 = np.abs(np.einsum("khc,kc->kh", d0, v)) / radii
+        geo = np.exp(-0.5 * ((along - _ALONG_EXPECTED) / _ALONG_SIGMA) ** 2) * np.exp(
+            -0.5 * (across / _ACROSS_SIGMA) ** 2)
+        win = (along >= _ALONG_RANGE[0]) & (along <= _ALONG_RANGE[1]) & (across <= _ACROSS_MAX)
+        g = np.where(win, geo, 0.0)
+        rank = np.empty_like(g)
+        np.put_along_axis(rank, np.argsort(-g, axis=1, kind="stable"),
+                          np.broadcast_to(np.arange(g.shape[1], dtype=np.float64), g.shape), axis=1)
+        best = np.maximum(g.max(axis=1), 1e-6)
+        # each hold's distance from the fingertips; for finger k the nearest of the others
+        D = np.linalg.norm(C[None] - tips[:, None], axis=2)  # (5, holds)
+        order = np.argsort(D, axis=0, kind="stable")
+        first, second = D[order[0], np.arange(D.shape[1])], D[order[1], np.arange(D.shape[1])]
+        ks, hs = np.nonzero((along >= _CAND_ALONG[0]) & (along <= _CAND_ALONG[1])
+                            & (across <= _CAND_ACROSS))
+        X = np.zeros((len(ks), F))
+        X[:, 2], X[:, 3], X[:, 4] = along[ks, hs], across[ks, hs], across_px[ks, hs] / palm
+        X[:, 5], X[:, 6], X[:, 7] = along0[ks, hs], across0[ks, hs], geo[ks, hs]
+        X[:, 8], X[:, 9], X[:, 10] = g[ks, hs], rank[ks, hs], g[ks, hs] / best[ks]
+        X[:, 11] = _row_norms(C[hs] - contact[ks]) / palm
+        X[:, 12] = _row_norms(C[hs] - dip[ks]) / palm
+        X[:, 13] = _row_norms(C[hs] - pip[ks]) / palm
+        X[:, 14] = D[ks, hs] / palm
+        X[:, 15] = -1.0 if occlusion is None else np.asarray(occlusion, np.float64)[hs]
+        X[:, 16] = radii[hs] / palm
+        X[:, 17] = np.where(order[0, hs] == ks, second[hs], first[hs]) / palm
+        res = np.column_stack([geo[ks, hs], along[ks, hs], across[ks, hs], C[hs]])
+        for i, (k, h) in enumerate(zip(ks.tolist(), hs.tolist())):
+            per[k][0].append(H.ids[h])
+            per[k][1].append(X[i])
+            per[k][2].append(res[i])
+    for name in ("start", "finish"):
+        poly = route.zone_px(name)
+        if poly is None:
+            continue
+        poly = poly.astype(np.float32)
+
+        def outside(pt: np.ndarray, poly: np.ndarray = poly) -> float:
+            return -cv2.pointPolygonTest(poly, (float(pt[0]), float(pt[1])), True) / palm
+        for k in range(n):
+            dz = outside(contact[k])
+            if dz > _CAND_ZONE:
+                continue
+            x = np.zeros(F)
+            x[0], x[1] = 1.0, 1.0 if name == "start" else 2.0
+            x[9] = -1.0
+            x[11], x[12], x[14] = dz, outside(dip[k]), outside(tips[k])
+            x[15] = -1.0
+            x[17] = min(outside(tips[j]) for j in range(n) if j != k)
+            per[k][0].append(name)
+            per[k][1].append(x)
+            per[k][2].append(np.array([1.0, _ALONG_EXPECTED, max(dz, 0.0), contact[k][0], contact[k][1]]))
+    out = []
+    for k, (names, rows, res_k) in enumerate(per):
+        Xk = np.array(rows, np.float32).reshape(-1, F)
+        Xk[:, 18] = cam_tan
+        Xk[:, 19] = k
+        Xk[:, 20] = seg[k]
+        Xk[:, 21] = float(np.sum(Xk[:, 0] == 0))
+        out.append((names, Xk, np.array(res_k, np.float64).reshape(-1, 5)))
+    return out
+
+
+class TargetChooser:
+    """The learned choice of the target under each finger (boosted trees over
+    :data:`TARGET_FEATURE_NAMES`, trained by :mod:`vision.train_contact` on the fingers truly
+    pressing a hold or a zone: which of its candidates is it?). Its log odds plus the log of
+    the colour and stickiness weights of :func:`best_targets`' ``prior`` choose; the
+    classifier then says whether the finger presses it."""
+
+    def __init__(self, weights: dict[str, Any]) -> None:
+        from vision.boosted import BoostedTrees
+
+        if list(weights.get("features", ())) != list(TARGET_FEATURE_NAMES):
+            raise ValueError("target chooser features differ from TARGET_FEATURE_NAMES: retrain "
+                             "with python -m vision.train_contact")
+        self.trees = BoostedTrees(weights)
+
+    def choose(self, lm: np.ndarray, route: RouteObservation, prior: np.ndarray | None = None,
+               shift: np.ndarray | None = None, occlusion: np.ndarray | None = None,
+               cam_tan: float = 0.0
+               ) -> tuple[list[str | None], np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """As :func:`best_targets` (targets, geometric score, along, across, points), the
+        target of each finger being its best-scoring candidate (None: no candidate)."""
+        n = len(FINGERS)
+        cands = target_candidates(lm, route, shift, occlusion, cam_tan)
+        targets: list[str | None] = [None] * n
+        geo = np.zeros(n, np.float32)
+        along = np.zeros(n, np.float32)
+        across = np.zeros(n, np.float32)
+        points = np.zeros((n, 2), np.float32)
+        sizes = [len(c[0]) for c in cands]
+        if not sum(sizes):
+            return targets, geo, along, across, points
+        raw = self.trees.raw(np.concatenate([c[1] for c in cands]))
+        at = 0
+        for k, (names, _, res) in enumerate(cands):
+            m = sizes[k]
+            if not m:
+                continue
+            s = raw[at:at + m].astype(np.float64)
+            at += m
+            if prior is not None:
+                for i, name in enumerate(names):
+                    if name not in ("start", "finish"):
+                        s[i] += math.log(max(float(prior[k, route.holds.index(name)]), 1e-9))
+            i = int(np.argmax(s))
+            targets[k] = names[i]
+            geo[k], along[k], across[k] = res[i, 0], res[i, 1], res[i, 2]
+            points[k] = res[i, 3:5]
+        return targets, geo, along, across, points
+
+
 def hand_pose(lm: np.ndarray) -> np.ndarray:
     """The pose features of each finger (5, 21), in the hand's own frame: origin the wrist, x
     towards the middle finger's knuckle, y across (mirrored so that a left and a right hand,
@@ -320,6 +500,13 @@ class ContactFeatures:
     def __init__(self, history: int = 240, baseline_pct: float = 85.0, sticky: float = 1.0,
                  camera_shift: float = 0.0, shift_min_tan: float = 0.0) -> None:
         self.sticky = sticky
+        #: the learned target chooser (:class:`TargetChooser`) when the model has one, else
+        #: the geometric :func:`best_targets`
+        self.chooser: TargetChooser | None = None
+        #: with ``collect``, :meth:`update` keeps the candidates of the last frame here (for
+        #: training the chooser: :func:`vision.train_contact.target_samples`)
+        self.collect = False
+        self.candidates: list[tuple[list[str], np.ndarray, np.ndarray]] | None = None
         self.camera_shift = camera_shift
         self.shift_min_tan = shift_min_tan
         self._last_targets: list[str | None] = [None] * len(FINGERS)
@@ -353,7 +540,14 @@ class ContactFeatures:
         if rays is not None and self.camera_shift and rays[0] >= self.shift_min_tan:
             # MediaPipe's fingertip is seen above the table: the contact lies towards the camera
             shift = (-self.camera_shift * palm) * rays[1][:, None] * rays[2]
-        targets, geo, along, across, points = best_targets(lm, route, prior, shift)
+        cam_tan = 0.0 if rays is None else float(rays[0])
+        if self.chooser is not None:
+            targets, geo, along, across, points = self.chooser.choose(lm, route, prior, shift,
+                                                                      occlusion, cam_tan)
+        else:
+            targets, geo, along, across, points = best_targets(lm, route, prior, shift)
+        if self.collect:
+            self.candidates = target_candidates(lm, route, shift, occlusion, cam_tan)
         self._last_targets = list(targets)
         L = np.zeros((n, 3), np.float32)
         L[:, 0] = _row_norms(lm[_TIP] - lm[_DIP]) / palm

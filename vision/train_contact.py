@@ -2,16 +2,20 @@
 
     python -m vision.train_contact CLIP_DIR [CLIP_DIR ...] [--out vision/contact_model.json]
         [--stride 2] [--folds 0] [--init MODEL --iters N --lr LR] [--trees N --leaves L]
+        [--chooser-trees N]
 
 Each CLIP_DIR is a scene written by ``arbitre synth grimpe`` (``video.mp4``, ``route.json``,
 ``ground_truth.json``). The clip is run once through the referee's own front end (route
 detection, MediaPipe, One-Euro smoothing, occlusion) so the features are those the detector sees
-live; the per-frame contact state comes from the ground-truth event log. Two small classifiers
+live; the per-frame contact state comes from the ground-truth event log. Two or three classifiers
 are fitted (numpy, deterministic for the same clips):
 
 - ``on``: P(the finger presses on the target under it), from :class:`ContactFeatures`: a
   perceptron (full-batch Adam, fixed seed), or with ``--trees N`` N boosted trees of
   ``--leaves`` leaves (:mod:`vision.boosted`, learning rate 0.1);
+- ``target`` (with ``--chooser-trees N``): which of the candidates under a finger it is on
+  (:class:`vision.contact_model.TargetChooser`), fitted first: the other two are trained on
+  the targets it chooses;
 - ``stay``: P(a finger that went down is still down), from :class:`StayReference` cues
   measured relative to how the finger looked when it went down: a perceptron, fitted on the
   ``on`` classifier's P.
@@ -317,8 +321,10 @@ import numpy as np
 
 from vision.contact_model import (
     FEATURE_NAMES,
+    TARGET_FEATURE_NAMES,
     ContactNet,
     StayReference,
+    TargetChooser,
     lookahead_features,
     lookahead_names,
     stay_names,
@@ -463,12 +469,15 @@ def clip_eye(clip: dict[str, Any]) -> np.ndarray | None:
 
 
 def on_samples(clip: dict[str, Any], stride: int, lookahead: tuple[int, ...] = (),
-               colour_weight: float | None = None) -> tuple[np.ndarray, np.ndarray, list[Any]]:
+               colour_weight: float | None = None, chooser: Any = None
+               ) -> tuple[np.ndarray, np.ndarray, list[Any]]:
     """(X, y, rows): one sample per processed frame and finger with a target under it; with
     ``lookahead``, each frame's features are extended with those of the processed frames that
     many steps later (:func:`vision.contact_model.lookahead_features`), as the detector does.
     ``colour_weight``: a hold of another colour than the finger's weighs this much in the
-    choice of its target (default: the detector's ``ContactParams.other_colour_weight``)."""
+    choice of its target (default: the detector's ``ContactParams.other_colour_weight``).
+    ``chooser``: the model's learned :class:`vision.contact_model.TargetChooser` (None: the
+    geometric choice), as the detector running that model chooses."""
     from games.grimpe.cards import ColourMap
     from vision.bench_judge import _colour_map
     from vision.contact import ContactParams, contact_features, hold_colour_prior
@@ -480,7 +489,7 @@ def on_samples(clip: dict[str, Any], stride: int, lookahead: tuple[int, ...] = (
     if colour_weight is None:
         colour_weight = p.other_colour_weight
     prior = hold_colour_prior(clip["route"], _colour_map(gt) or ColourMap(), colour_weight)
-    fe = contact_features(p)  # the detector's own targets
+    fe = contact_features(p, chooser)  # the detector's own targets
     eye = clip_eye(clip)
     lab = _labels(gt)
     Xs, ys, rows = [], [], []
@@ -507,6 +516,43 @@ def on_samples(clip: dict[str, Any], stride: int, lookahead: tuple[int, ...] = (
                 Xs.append(X[k])
                 ys.append(1.0 if lab[f][k] == tg[k] else 0.0)
     return np.array(Xs, np.float32).reshape(-1, len(lookahead_names(lookahead))), np.array(ys), rows
+
+
+def target_samples(clip: dict[str, Any], stride: int, colour_weight: float | None = None
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """(X, y) for the learned target chooser: for every processed frame and finger truly down
+    on a hold or a zone, each of its candidates (:func:`vision.contact_model.target_candidates`,
+    with the fingertips moved towards the camera as the detector does), y 1 for the one it is
+    down on."""
+    from games.grimpe.cards import ColourMap
+    from vision.bench_judge import _colour_map
+    from vision.contact import ContactParams, contact_features, hold_colour_prior
+
+    gt = clip["gt"]
+    p = ContactParams()
+    prior = hold_colour_prior(clip["route"], _colour_map(gt) or ColourMap(),
+                              p.other_colour_weight if colour_weight is None else colour_weight)
+    fe = contact_features(p)
+    fe.collect = True
+    eye = clip_eye(clip)
+    lab = _labels(gt)
+    Xs, ys = [], []
+    for lm, t, f, occ in clip["rec"]:
+        if f % stride:
+            continue
+        if lm is None:
+            fe.reset_motion()
+            continue
+        fe.update(lm, t, clip["route"], occ, prior, eye)
+        if f >= len(lab) or fe.candidates is None:
+            continue
+        for k, (names, X, _) in enumerate(fe.candidates):
+            if lab[f][k] is not None and names:
+                Xs.append(X)
+                ys.append(np.array([1.0 if c == lab[f][k] else 0.0 for c in names]))
+    if not Xs:
+        return np.zeros((0, len(TARGET_FEATURE_NAMES)), np.float32), np.zeros(0)
+    return np.concatenate(Xs), np.concatenate(ys)
 
 
 def stay_samples(clip: dict[str, Any], rows: list[Any], p_on: list[Any], ahead: tuple[int, ...] = ()
@@ -573,11 +619,20 @@ def _fit_trees(X: np.ndarray, y: np.ndarray, trees: int, leaves: int) -> dict[st
 def _fit(clips: list[dict[str, Any]], stride: int, hidden: int = 32, lookahead: tuple[int, ...] = (),
          stay_ahead: tuple[int, ...] = (), members: int = 1, colour_weight: float | None = None,
          init: dict[str, Any] | None = None, iters: tuple[int, int] = (800, 600), lr: float = 0.02,
-         trees: int = 0, leaves: int = 63) -> dict[str, Any]:
+         trees: int = 0, leaves: int = 63, chooser_trees: int = 0) -> dict[str, Any]:
     names = list(lookahead_names(lookahead))
+    target = None
+    chooser = None
+    if chooser_trees > 0:
+        from vision.boosted import fit_trees
+
+        tX, ty = zip(*(target_samples(c, stride, colour_weight) for c in clips))
+        target = dict(fit_trees(np.concatenate(tX), np.concatenate(ty), trees=chooser_trees, leaves=31,
+                                lr=0.1), features=list(TARGET_FEATURE_NAMES))
+        chooser = TargetChooser(target)
     on_X, on_y, all_rows = [], [], []
     for c in clips:
-        X, y, rows = on_samples(c, stride, lookahead, colour_weight)
+        X, y, rows = on_samples(c, stride, lookahead, colour_weight, chooser)
         on_X.append(X)
         on_y.append(y)
         all_rows.append(rows)
@@ -595,8 +650,11 @@ def _fit(clips: list[dict[str, Any]], stride: int, hidden: int = 32, lookahead: 
         st_y.append(y)
     st_w = _members(np.concatenate(st_X), np.concatenate(st_y), members, None if init is None else init["stay"],
                     hidden=12, iters=iters[1], lr=lr)
-    return {"on": dict(on_w, features=names, lookahead=list(lookahead)),
-            "stay": dict(st_w, features=list(stay_names(stay_ahead)), lookahead=list(stay_ahead))}
+    model = {"on": dict(on_w, features=names, lookahead=list(lookahead)),
+             "stay": dict(st_w, features=list(stay_names(stay_ahead)), lookahead=list(stay_ahead))}
+    if target is not None:
+        model["target"] = target
+    return model
 
 
 def replay_contacts(det: Any, clip: dict[str, Any], stride: int) -> list[dict[str, Any]]:
@@ -682,6 +740,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="make the contact classifier this many boosted trees (vision.boosted) "
                          "instead of a perceptron (0); the still-down one stays a perceptron")
     ap.add_argument("--leaves", type=int, default=63, help="leaves per tree (with --trees)")
+    ap.add_argument("--chooser-trees", type=int, default=0,
+                    help="learn the choice of the target under each finger as this many boosted "
+                         "trees (vision.contact_model.TargetChooser; 0: the geometric choice)")
     args = ap.parse_args(argv)
     if args.members < 1:
         ap.error("--members must be 1 or more")
@@ -698,7 +759,7 @@ def main(argv: list[str] | None = None) -> int:
             ap.error(f"--init {args.init}: not a contact model file ({exc})")
     iters = (800, 600) if args.iters is None else (args.iters, args.iters)
     fit = {"members": args.members, "colour_weight": args.colour_weight, "init": init, "iters": iters,
-           "lr": args.lr, "trees": args.trees, "leaves": args.leaves}
+           "lr": args.lr, "trees": args.trees, "leaves": args.leaves, "chooser_trees": args.chooser_trees}
     clips = []
     for d in args.clips:
         clips.append(load_or_record(Path(d), args.stride, args.cache))
