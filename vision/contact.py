@@ -113,6 +113,18 @@ class ContactParams:
             beside the one it was in), clean 29 -> 28, used_hold 21 -> 20, events F1 0.831 ->
             0.832. 0.2: 135, 0.25: 138, 0.35: 137, 0.4: 136, 0.5: 137, 0.05: 130. On the 473
             climbs the model was trained on: 338 -> 344.
+            0.3 -> 0.01 (2026-12-05, session 30) with the learned target chooser of the
+            eighteenth model (:class:`vision.contact_model.TargetChooser`: its log odds plus
+            the log of this weight choose, and a hold of another colour then needs to be far
+            likelier than the own-colour one beside it). A model with the chooser, trained at
+            0.3, replayed on the recorded climbs of seeds 17600-17695 + 17800-17995 /
+            18200-18298 / 18400-18498 / the 24 bad starts 18300-18323 (none trained on): 0.3
+            209/72/81/21 verdicts, 0.1 212/74/84/-, 0.03 212/76/87/21, 0.01 215/76/89/21;
+            0.003 lost 9 on the first three sets against 0.01. The seventeenth model
+            (geometric choice) is worse with a low weight: 0.03 196/75/74/21, 0.01
+            195/74/73/21, against 203/76/79/21 at 0.3. Retrained at 0.01 (the model shipped):
+            212/78/86/20, events F1 0.877/0.889/0.890 (0.859/0.891/0.875 for the
+            seventeenth at 0.3).
         gap_s: a run of evidence towards a down survives this long without support (the tip
             lost for a frame); it is confirmed only by supported frames.
         back_s, back_level, back_tip_palm: see :meth:`ContactDetector._date_back` (0 disables).
@@ -224,7 +236,7 @@ class ContactParams:
     rescue_min_s: float = 0.066
     rescue_gap_s: float = 0.1
     rescue_other_colour: bool = False
-    other_colour_weight: float = 0.3
+    other_colour_weight: float = 0.01
     gap_s: float = 0.07
     back_s: float = 0.6
     back_level: float = 0.3
