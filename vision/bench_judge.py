@@ -423,6 +423,21 @@ with the pose alone (zone over hold 0.5, b41fcb7): 75/99, F1 0.852, speed ratios
 1.00 (``vision.bench_speed``, 5 runs, just after: 0.89 and 0.98; the tree of before the
 session, 5c37932, 0.88 on the same 640x480 clip: the pose costs 0.05 ms a frame). The
 sixteenth model replayed on the same recordings: 70/99, F1 0.824.
+
+Session 30 (2026-12-05): the eighteenth contact model (a learned target chooser,
+:class:`vision.contact_model.TargetChooser`, and ``ContactParams.other_colour_weight`` 0.01).
+Seeds 18600-18698 (``--hd-seed 18699``), rendered once: holds with the route file precision
+1.0000, recall 0.9995; ring detector alone precision 0.9976, recall 0.9957, colour 1.0000;
+centre 0.24 px (0.21 mm); in the climbs 206 holds placed from the route file (median 0.85 mm
+off, p95 4.16, max 6.4), 843 seen (median 0.18 mm), 2 climbs judged twice, the route not found
+on 1 (18669). Events F1 0.874 (P 0.880, R 0.869; 0.922 on time); other_hand 10/11, 1 on the 88
+others; card_moved 7/11, none on the 88 others; verdicts 66/99 (67 %): top 42/55, oblique
+24/44; by script and camera clean top 8/11, clean oblique 5/11, wrong_finger top 7/11, oblique
+4/11, used_hold 9/11, card_moved 5/11, other_hand 8/11, no_contact 10/11, bad_start 10/11.
+Speed, medians of 3: 100.9 frames/s at 640x480 (ratio 0.94), 104.4 at 1280x720 (1.03). The
+seventeenth model replayed on the same recordings (colour weight 0.3): 59 of the 98 climbs
+with a route, F1 0.851 (the eighteenth 66, F1 0.876); the eighteenth on session 29's
+recordings: 81/99, F1 0.879 (the seventeenth 76).
 """
 
 from __future__ import annotations
