@@ -637,14 +637,15 @@ def _members(X: np.ndarray, y: np.ndarray, n: int, init: dict[str, Any] | None =
     return nets[0] if n == 1 else {"members": nets}
 
 
-def _fit_trees(X: np.ndarray, y: np.ndarray, trees: int, leaves: int) -> dict[str, Any]:
-    """The contact classifier as boosted trees (:func:`vision.boosted.fit_trees`, learning rate
-    0.1), with a bar on stderr."""
+def _fit_trees(X: np.ndarray, y: np.ndarray, trees: int, leaves: int, what: str = "contact trees"
+               ) -> dict[str, Any]:
+    """The contact classifier (or ``what``) as boosted trees (:func:`vision.boosted.fit_trees`,
+    learning rate 0.1), with a bar on stderr."""
     from tqdm import tqdm
 
     from vision.boosted import fit_trees
 
-    with tqdm(total=trees, desc=f"contact trees ({len(y)} samples)", unit="tree", file=sys.stderr,
+    with tqdm(total=trees, desc=f"{what} ({len(y)} samples)", unit="tree", file=sys.stderr,
               disable=None) as bar:
         return fit_trees(X, y, trees=trees, leaves=leaves, lr=0.1,
                          progress=lambda k: bar.update(k - bar.n))
@@ -658,11 +659,9 @@ def _fit(clips: list[dict[str, Any]], stride: int, hidden: int = 32, lookahead: 
     target = None
     chooser = None
     if chooser_trees > 0:
-        from vision.boosted import fit_trees
-
         tX, ty = zip(*(target_samples(c, stride, colour_weight) for c in clips))
-        target = dict(fit_trees(np.concatenate(tX), np.concatenate(ty), trees=chooser_trees, leaves=31,
-                                lr=0.1), features=list(TARGET_FEATURE_NAMES))
+        target = dict(_fit_trees(np.concatenate(tX), np.concatenate(ty), chooser_trees, 31,
+                                 "target chooser trees"), features=list(TARGET_FEATURE_NAMES))
         chooser = TargetChooser(target)
     on_X, on_y, all_rows = [], [], []
     for c in clips:
