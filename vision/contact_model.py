@@ -187,6 +187,15 @@ def _palm(lm: np.ndarray) -> float:
     return max(float(np.linalg.norm(lm[0] - lm[9])), 1.0)
 
 
+def _geo_score(along: np.ndarray, across: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The geometric score of holds ``along`` (palm sizes from the tip) and ``across`` (hold
+    radii) a finger, and whether each lies in the window of :func:`best_targets`."""
+    geo = np.exp(-0.5 * ((along - _ALONG_EXPECTED) / _ALONG_SIGMA) ** 2) * np.exp(
+        -0.5 * (across / _ACROSS_SIGMA) ** 2)
+    win = (along >= _ALONG_RANGE[0]) & (along <= _ALONG_RANGE[1]) & (across <= _ACROSS_MAX)
+    return geo, win
+
+
 def best_targets(lm: np.ndarray, route: RouteObservation, prior: np.ndarray | None = None,
                  shift: np.ndarray | None = None
                  ) -> tuple[list[str | None], np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -237,10 +246,8 @@ def best_targets(lm: np.ndarray, route: RouteObservation, prior: np.ndarray | No
             d = H.centres_px - tip
             along = d @ u / palm
             across = np.abs(d @ v) / radii
-            ok = (along >= _ALONG_RANGE[0]) & (along <= _ALONG_RANGE[1]) & (across <= _ACROSS_MAX)
+            s, ok = _geo_score(along, across)
             if ok.any():
-                s = np.exp(-0.5 * ((along - _ALONG_EXPECTED) / _ALONG_SIGMA) ** 2) * np.exp(
-                    -0.5 * (across / _ACROSS_SIGMA) ** 2)
                 s = np.where(ok, s, 0.0)
                 i = int(np.argmax(s if prior is None else s * prior[k]))
                 if s[i] > 0.02 and (zone is None or s[i] >= _ZONE_OVER_HOLD):
@@ -315,9 +322,7 @@ def target_candidates(lm: np.ndarray, route: RouteObservation, shift: np.ndarray
         d0 = C[None] - tips[:, None]
         along0 = np.einsum("khc,kc->kh", d0, u) / palm
         across0 = np.abs(np.einsum("khc,kc->kh", d0, v)) / radii
-        geo = np.exp(-0.5 * ((along - _ALONG_EXPECTED) / _ALONG_SIGMA) ** 2) * np.exp(
-            -0.5 * (across / _ACROSS_SIGMA) ** 2)
-        win = (along >= _ALONG_RANGE[0]) & (along <= _ALONG_RANGE[1]) & (across <= _ACROSS_MAX)
+        geo, win = _geo_score(along, across)
         g = np.where(win, geo, 0.0)
         rank = np.empty_like(g)
         np.put_along_axis(rank, np.argsort(-g, axis=1, kind="stable"),
@@ -353,6 +358,7 @@ def target_candidates(lm: np.ndarray, route: RouteObservation, shift: np.ndarray
 
         def outside(pt: np.ndarray, poly: np.ndarray = poly) -> float:
             return -cv2.pointPolygonTest(poly, (float(pt[0]), float(pt[1])), True) / palm
+        tip_out = [outside(t) for t in tips]
         for k in range(n):
             dz = outside(contact[k])
             if dz > _CAND_ZONE:
@@ -360,9 +366,9 @@ def target_candidates(lm: np.ndarray, route: RouteObservation, shift: np.ndarray
             x = np.zeros(F)
             x[0], x[1] = 1.0, 1.0 if name == "start" else 2.0
             x[9] = -1.0
-            x[11], x[12], x[14] = dz, outside(dip[k]), outside(tips[k])
+            x[11], x[12], x[14] = dz, outside(dip[k]), tip_out[k]
             x[15] = -1.0
-            x[17] = min(outside(tips[j]) for j in range(n) if j != k)
+            x[17] = min(tip_out[j] for j in range(n) if j != k)
             per[k][0].append(name)
             per[k][1].append(x)
             per[k][2].append(np.array([1.0, _ALONG_EXPECTED, max(dz, 0.0), contact[k][0], contact[k][1]]))
