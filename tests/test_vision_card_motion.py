@@ -102,6 +102,34 @@ def test_covered_card_is_not_judged(empty_route: tuple[np.ndarray, RouteObservat
     assert m.status == "moved" and np.allclose(m.shift_mm, (8.0, 0.0), atol=1.0), m
 
 
+def test_a_card_under_an_uneven_shadow_is_compared_without_the_shading(
+        empty_route: tuple[np.ndarray, RouteObservation]) -> None:
+    """A hand's shadow darkens a card unevenly: compared as is, a card in place no longer
+    matches its reference and a moved one is not measured; without the shading
+    (``flat_sigma_px``) the first is still and the second moved by what it moved."""
+    frame, obs = empty_route
+    assert obs.H_image_from_route is not None
+    flat = CardMotionDetector(frame, obs)
+    plain = CardMotionDetector(frame, obs, flat_sigma_px=0)
+    assert flat.flat_sigma_px > 0
+    moved = _move_table(frame, obs.H_image_from_route, (8.0, 0.0), 0.0, np.zeros(2))
+    h, w = frame.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w]
+    for tf, tp in zip(flat.tracks, plain.tracks):
+        r = tf.r_card_px
+        cx, cy = tf.centre_px[0] + 0.4 * r, tf.centre_px[1] - 0.3 * r
+        # a soft shadow half as bright at its centre, off the card's centre; a hand beyond it
+        shade = 1 - 0.5 * np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * (0.5 * r) ** 2))
+        hand = np.zeros((h, w), bool)
+        hand[int(cy + 0.5 * r):, int(cx + 0.5 * r):] = True
+        in_place = np.clip(frame * shade[..., None], 0, 255).astype(np.uint8)
+        assert plain.measure(tp, in_place, hand).status != "still", tp.label
+        m = flat.measure(tf, in_place, hand)
+        assert m.status == "still" and m.zncc0 < plain.still_zncc <= m.zncc, (tf.label, m)
+        m = flat.measure(tf, np.clip(moved * shade[..., None], 0, 255).astype(np.uint8), hand)
+        assert m.status == "moved" and np.allclose(m.shift_mm, (8.0, 0.0), atol=0.5), (tf.label, m)
+
+
 def _referee_events(clip: Path) -> tuple[list[dict], dict]:
     from vision.bench_judge import judge_clip
 
