@@ -30,13 +30,13 @@ units:
    (median; p95 1.5 mm / 2.4 deg with a hand partly over the card).
 4. A card is moved when the motion is at least ``shift_mm`` (3 mm) or ``rot_deg`` (3 deg)
    (a nudge is ~10 mm), the alignment explains the change (correlation >= 0.7, 0.55 without the
-   shading, and at least 60 %
-   of the mismatch at the old place removed), at least 8 % of the card is seen, and ``confirm``
-   (2) checks in a row find that motion (the same or the same one grown: a card caught while it
-   slides; ``confirm_low`` (3) when each of them saw less than ``low_visible`` (15 %) of it). A
-   hand, its shadow or a poor match alone is never evidence. Each card is reported once, dated
-   to the first check that found it displaced (``t_detected`` is when it was confirmed;
-   ``t_last_still`` the last check that saw it in place).
+   shading, and at least 60 % of the mismatch at the old place removed), at least 8 % of the
+   card is seen, and ``confirm`` (2) checks in a row find that motion (the same or the same one
+   grown: a card caught while it slides; ``confirm_low`` (3) when each of them saw less than
+   ``low_visible`` (15 %) of it). A hand, its shadow or a poor match alone is never evidence.
+   Each card is reported once, dated to the first check that found it displaced
+   (``t_detected`` is when it was confirmed; ``t_last_still`` the last check that saw it in
+   place).
 
 What is checked when (:meth:`CardMotionDetector.update`; a card moves only where a hand is):
 
@@ -384,7 +384,8 @@ class CardMotionDetector:
             with the false alarm on the 58, and 3 on the 428 before ``flat_visible``; 9: 50,
             the false alarm. ``flat_visible`` 0.12 and 0.15: 50 (sigma 6); 0.2: 49. The 8
             nudges still missed are cards at most 6 % visible from the nudge to the clip's
-            end (all oblique).
+            end (all oblique). The stage's cost there went from 1.32 to 1.42 ms CPU a
+            processed frame (``python -m vision.bench_card_motion --clips ... --cpu``).
         still_zncc: at or above this correlation at its original place a card is still.
         min_zncc: an alignment must reach this correlation to count as a measured motion...
         min_explained: ... and remove at least this fraction of the mismatch at the card's
