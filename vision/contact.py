@@ -129,6 +129,15 @@ class ContactParams:
         gap_s: a run of evidence towards a down survives this long without support (the tip
             lost for a frame); it is confirmed only by supported frames.
         back_s, back_level, back_tip_palm: see :meth:`ContactDetector._date_back` (0 disables).
+            ``back_level`` 0.3 -> 0.1 (2026-12-05, session 31, the eighteenth model replayed on
+            the 486 recorded climbs of seeds 17600-17695, 17800-17995, 18200-18298,
+            18300-18323 and 18400-18498): events F1 0.882 -> 0.886 (top-down 0.943 -> 0.945,
+            oblique 0.795 -> 0.802), verdicts 376 both; 0.2: 0.885. 0 dates a down back to
+            wherever the finger was still over the target, P or not: F1 0.708 (a finger over a
+            hold before it presses is not down). A finger goes down a median 0.33 s before
+            its P first reaches ``on_level`` when the decoder's down comes more than 0.2 s
+            late (123 of the 321 true downs missed there); in the ones looked at, its P stayed
+            under 0.1 before that: dating back cannot recover those.
         start_weak_s: before the start, a run on the start zone that dipped below ``on_level``
             (kept by ``keep_level``) must last this long.
         start_rescue_s, start_rescue_min_s, start_rescue_margin, start_rescue_level: when the
@@ -240,7 +249,7 @@ class ContactParams:
     other_colour_weight: float = 0.01
     gap_s: float = 0.07
     back_s: float = 0.6
-    back_level: float = 0.3
+    back_level: float = 0.1
     back_tip_palm: float = 0.2
     settle_palm: float = 0.1
     start_grace_s: float = 0.5
