@@ -671,8 +671,34 @@ def test_a_placement_rescued_for_a_lift_that_was_not_one_is_taken_back() -> None
     det2._rescued[id(up)] = [rescued]
     det2._t_decided = 1.0
     assert det2._settle([rescued, up]) == []
-    det2._t_decided = 1.5
+    det2._t_decided = 1.0 + det2.p.relift_s + det2.p.relift_wait_s + 0.05
     assert sorted(e["type"] for e in det2._settle([])) == ["down", "up"]
+
+
+def test_a_return_dated_back_but_confirmed_late_still_cancels_the_lift() -> None:
+    """A finger back on the target it left is confirmed once its P is high enough, and dated
+    back to when it was over the target again: a return dated within ``relift_s`` of the lift
+    but decided up to ``relift_wait_s`` later still cancels the lift; without the wait the lift
+    had gone out, and the return was a new down (judged ``used_hold``)."""
+    from vision.contact import ContactDetector, ContactParams
+
+    up = {"t": 3.0, "type": "up", "finger": "ring", "frame": 90, "confidence": 0.9}
+    back = {"t": 3.07, "type": "down", "finger": "ring", "target": "18a", "frame": 92, "confidence": 0.6}
+    det = ContactDetector()
+    assert det.p.relift_wait_s > 0
+    det._left[id(up)] = "18a"
+    det._t_decided = 3.0
+    assert det._settle([up]) == []
+    det._t_decided = 3.0 + det.p.relift_s + 0.5 * det.p.relift_wait_s  # past relift_s: still held
+    assert det._settle([]) == []
+    assert det._settle([back]) == [] and det._settle([], flush=True) == []
+    det0 = ContactDetector(ContactParams(relift_wait_s=0.0))
+    det0._left[id(up)] = "18a"
+    det0._t_decided = 3.0
+    assert det0._settle([up]) == []
+    det0._t_decided = 3.0 + det0.p.relift_s + 0.5 * det.p.relift_wait_s
+    assert [e["type"] for e in det0._settle([])] == ["up"]
+    assert [e["type"] for e in det0._settle([back])] == ["down"]
 
 
 def _dab_before_the_thumb_lifts(det, route, target: str, p_index: float, frames: range):

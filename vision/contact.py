@@ -152,6 +152,15 @@ class ContactParams:
             (18300-18323): 0: 10, 0.1: 18, 0.25: 22.
         relift_s: a lift is held this long; the same finger back on the same target within it
             never left (see :meth:`ContactDetector._settle`; 0 disables).
+        relift_wait_s: a lift is held that much longer before it is passed on: the new down that
+            cancels it is dated back (``back_s``) to when the finger was first over the target
+            again, but confirmed later, once its P is high enough; released before, the lift
+            stayed, and the finger's return was judged a new placement (``used_hold``: "a hold
+            already left"). 0 -> 0.6 (2026-12-05, session 31, the eighteenth model replayed on
+            the 486 recorded climbs named at ``back_level``): verdicts 376 -> 379 (clean 78 ->
+            80 of 116), events F1 0.886 -> 0.887; 0.3: 378; 1.0: 379. The referee hears of a
+            lift that much later (about 1 s of video after it, look-ahead included); the
+            overlay's contacts do not wait.
         min_conf: a down (but on the start zone) is confirmed only once the mean P of its run
             reaches this: a run that began weak waits for more evidence, and is still dated to
             where it began. 4-fold CV on the 210 training clips: events F1 0.944 and verdicts
@@ -235,6 +244,7 @@ class ContactParams:
     start_rescue_margin: float = 0.15
     start_rescue_level: float = 0.25
     relift_s: float = 0.35
+    relift_wait_s: float = 0.6
     keep_level: float = 0.3
     prestart_s: float = 0.6
     wrong_level: float = 0.9
@@ -802,9 +812,9 @@ class ContactDetector:
         return max((0, *self.lookahead, *self.stay_ahead))
 
     def _settle(self, new: list[dict[str, Any]], flush: bool = False) -> list[dict[str, Any]]:
-        """Hold each lift for ``relift_s`` (of decided time): a finger put back on the target it
-        left within that time never left it (MediaPipe's pose broke for a moment), so the lift
-        and the new down are both dropped. Other events pass at once (the referee orders
+        """Hold each lift for ``relift_s`` and ``relift_wait_s`` (of decided time): a finger put
+        back on the target it left within ``relift_s`` (the down's date) never left it
+        (MediaPipe's pose broke for a moment), so the lift and the new down are both dropped. Other events pass at once (the referee orders
         events by time before the judge sees them)."""
         out: list[dict[str, Any]] = []
         if self.p.relift_s <= 0:
@@ -827,7 +837,8 @@ class ContactDetector:
             else:
                 out.append(e)
         gone = {id(h) for h in self._held
-                if h["type"] == "up" and (flush or h["t"] < self._t_decided - self.p.relift_s - 1e-9)}
+                if h["type"] == "up" and (flush or h["t"] < self._t_decided - self.p.relift_s
+                                          - self.p.relift_wait_s - 1e-9)}
         freed = {id(r) for i in gone for r in self._rescued.get(i, ())}
         keep = []
         for h in self._held:
