@@ -377,3 +377,33 @@ def test_a_shrunken_second_detection_of_the_same_hand_is_dropped_a_second_hand_i
     other = Hand(lm + np.float32([3.0 * palm, 0.0]), np.zeros(21, np.float32), "right", 0.95)
     seen = _dedup(Hands(0, 0.0, (4000, 2000), [copy, hand, other]))
     assert [h.score for h in seen.hands] == [0.99, 0.95]
+
+
+def test_no_event_reaches_the_judge_after_later_ones():
+    """The contact decoder holds lifts back (``held_s``) and waits for its look-ahead; the
+    referee's event arbiter must wait at least that long, or a lift given late is fed after
+    the downs that followed it (the judge then sees a placement before the release)."""
+    route = json.loads((CLIP / "route.json").read_text())
+    ref = GrimpeReferee(route, fps=30.0)
+    late: list[tuple[float, dict]] = []
+    given = 0
+    queue = ref._queue
+
+    def watched(new, t_s, flush=False):
+        nonlocal given
+        for e in new:
+            given += 1
+            if ref.arbiter is not None and not flush and e["t"] < t_s - ref.arbiter.delay_s - 1e-9:
+                late.append((t_s, e))
+        return queue(new, t_s, flush)
+
+    ref._queue = watched
+    with VideoReader(CLIP / "video.mp4") as vr:
+        for i, t, frame in vr:
+            ref.update(frame, t, i)
+    ref.finish()
+    ref.close()
+    ups = [e for e in ref.events if e["type"] == "up"]
+    assert given >= 8 and ups, (given, ups)
+    assert ref.contacts.held_s >= ref.contacts.p.relift_s + ref.contacts.p.relift_wait_s > 0
+    assert not late, late

@@ -811,6 +811,12 @@ class ContactDetector:
         """Processed frames a decision waits for (the classifiers' look-ahead)."""
         return max((0, *self.lookahead, *self.stay_ahead))
 
+    @property
+    def held_s(self) -> float:
+        """The longest (s of decided time) a lift is held back before it is given (:meth:`_settle`);
+        a consumer that orders events by time must wait that long (and :attr:`horizon`)."""
+        return self.p.relift_s + self.p.relift_wait_s if self.p.relift_s > 0 else 0.0
+
     def _settle(self, new: list[dict[str, Any]], flush: bool = False) -> list[dict[str, Any]]:
         """Hold each lift for ``relift_s`` and ``relift_wait_s`` (of decided time): a finger put
         back on the target it left within ``relift_s`` (the down's date) never left it

@@ -120,7 +120,7 @@ class GrimpeReferee:
 
     #: how long events are held before the judge sees them, beyond the contact classifier's
     #: look-ahead (:attr:`vision.contact.ContactDetector.lookahead`) and the time a lift is
-    #: held back (``ContactParams.relift_s``), which are added per clip
+    #: held back (:attr:`vision.contact.ContactDetector.held_s`), which are added per clip
     delay_s = 0.6
     #: Process every frame until the route is found (off: one frame in ``stride`` from the
     #: start, 7-13 % fewer MediaPipe calls on 3-5 s clips, and the hands tracked ahead from the
@@ -381,7 +381,7 @@ class GrimpeReferee:
         if route is not None and self.judge is None:
             self.judge = self._ClimbJudge(self._judge_route(), self.colour_map)
             c = self.contacts
-            ahead_s = c.horizon * self.stride / self.fps + c.p.relift_s
+            ahead_s = c.horizon * self.stride / self.fps + c.held_s
             self.arbiter = EventArbiter(self.judge, delay_s=self.delay_s + ahead_s)
             self.arbiter.on_feed = lambda ev: self._snapshots.append((float(ev["t"]), *self._judge_state()))
         if route is not None and self.route_detector.done and self.occlusion is None:
