@@ -438,6 +438,26 @@ Speed, medians of 3: 100.9 frames/s at 640x480 (ratio 0.94), 104.4 at 1280x720 (
 seventeenth model replayed on the same recordings (colour weight 0.3): 59 of the 98 climbs
 with a route, F1 0.851 (the eighteenth 66, F1 0.876); the eighteenth on session 29's
 recordings: 81/99, F1 0.879 (the seventeenth 76).
+
+Session 31 (2026-12-05): the card-motion stage compares a card again without its shading
+(``CardMotionDetector.flat_sigma_px``); the contact decoder dates a down back from a P of 0.1
+(``ContactParams.back_level``) and holds a lift 0.6 s longer (``relift_wait_s``), the
+referee's arbiter waiting for it (``ContactDetector.held_s``). Seeds 18700-18798
+(``--hd-seed 18799``), rendered once, run four times as the session's changes landed (71, 71,
+69 and 71 verdicts; the 69 was the arbiter not yet waiting for the held lifts, found from this
+bench's changed verdicts). As shipped: holds with the route file precision and recall
+1.0000; ring detector alone precision 0.9995, recall 0.9972, colour 1.0000; centre 0.23 px
+(0.20 mm); in the climbs 188 holds placed from the route file (median 0.87 mm off, p95 4.35,
+max 213.7: 18792, the route found at 2.8 s on 2 of its 4 cards, the other two placed 26-214 mm
+off), 872 seen (median 0.18 mm), 3 climbs judged twice. Events F1 0.876 (P 0.880, R 0.872;
+0.919 on time); other_hand 10/11, 1 on the 88 others; card_moved 8/11 (the stage before: 7),
+none on the 88 others; verdicts 71/99 (72 %): top 48/55, oblique 23/44; by script and camera
+clean top 9/11, clean oblique 6/11, wrong_finger top 9/11, oblique 4/11, used_hold 10/11,
+card_moved 5/11, other_hand 9/11, no_contact 11/11, bad_start 8/11. Speed, medians of 3: 89.5
+frames/s at 640x480 (ratio 0.90; 0.79-0.81 on the three other runs, the route's refinement
+with the hand in view costing 0.29 s of this clip's 1.66 s), 84.9 at 1280x720 (0.97). The
+seventeenth model replayed on the same recordings: 64/99, F1 0.849; the eighteenth with the
+decoder of before the session: 71/99, F1 0.875.
 """
 
 from __future__ import annotations
