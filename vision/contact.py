@@ -158,9 +158,10 @@ class ContactParams:
             stayed, and the finger's return was judged a new placement (``used_hold``: "a hold
             already left"). 0 -> 0.6 (2026-12-05, session 31, the eighteenth model replayed on
             the 486 recorded climbs named at ``back_level``): verdicts 376 -> 379 (clean 78 ->
-            80 of 116), events F1 0.886 -> 0.887; 0.3: 378; 1.0: 379. The referee hears of a
-            lift that much later (about 1 s of video after it, look-ahead included); the
-            overlay's contacts do not wait.
+            80 of 116), events F1 0.886 -> 0.887; 0.3: 378; 1.0: 379. The referee's judge
+            hears of everything that much later (:attr:`ContactDetector.held_s` 0.95 s, the
+            look-ahead 0.4 s and the arbiter's 0.6 s: about 2 s of video); the overlay's
+            contacts do not wait.
         min_conf: a down (but on the start zone) is confirmed only once the mean P of its run
             reaches this: a run that began weak waits for more evidence, and is still dated to
             where it began. 4-fold CV on the 210 training clips: events F1 0.944 and verdicts
@@ -818,10 +819,11 @@ class ContactDetector:
         return self.p.relift_s + self.p.relift_wait_s if self.p.relift_s > 0 else 0.0
 
     def _settle(self, new: list[dict[str, Any]], flush: bool = False) -> list[dict[str, Any]]:
-        """Hold each lift for ``relift_s`` and ``relift_wait_s`` (of decided time): a finger put
-        back on the target it left within ``relift_s`` (the down's date) never left it
-        (MediaPipe's pose broke for a moment), so the lift and the new down are both dropped. Other events pass at once (the referee orders
-        events by time before the judge sees them)."""
+        """Hold each lift for :attr:`held_s` (``relift_s`` and ``relift_wait_s``, of decided
+        time): a finger put back on the target it left within ``relift_s`` (the down's date)
+        never left it (MediaPipe's pose broke for a moment), so the lift and the new down are
+        both dropped. Other events pass at once (the referee orders events by time before the
+        judge sees them)."""
         out: list[dict[str, Any]] = []
         if self.p.relift_s <= 0:
             self._left.clear()
@@ -843,8 +845,7 @@ class ContactDetector:
             else:
                 out.append(e)
         gone = {id(h) for h in self._held
-                if h["type"] == "up" and (flush or h["t"] < self._t_decided - self.p.relift_s
-                                          - self.p.relift_wait_s - 1e-9)}
+                if h["type"] == "up" and (flush or h["t"] < self._t_decided - self.held_s - 1e-9)}
         freed = {id(r) for i in gone for r in self._rescued.get(i, ())}
         keep = []
         for h in self._held:
