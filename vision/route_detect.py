@@ -1364,14 +1364,22 @@ class RouteDetector:
         return self.found_try is not None and self.found_try > self.max_tries
 
     def refine(self, frame_bgr: np.ndarray, frame_index: int, hand_mask: Any = None, *,
-               spacing: int = 30, reach: float = 8.0) -> RouteObservation | None:
+               spacing: int = 30, reach: float = 8.0, trusted_reach: float = 4.0
+               ) -> RouteObservation | None:
         """After the route is found (:attr:`done`) with holds placed from the route file
         (hidden by the hand on the first frames): every ``spacing`` frames, complete a copy of
         the reference where the hand has uncovered the table since, and search it for rings
         within ``reach`` radii of where the route's map puts each such hold (wide: a map fitted
-        on part of the route may be far off there). A route that then sees more holds is kept
-        in :attr:`refined` (and returned); the route found stays :attr:`observation` (the stages
-        built on it keep it; :meth:`adopt_refined` takes the refined one for a new pass).
+        on part of the route may be far off there), or ``trusted_reach`` radii once the route
+        sees at least half of its holds (the map is then trusted, as :meth:`_through` trusts
+        it: its placed holds were a median 0.87 mm off, p95 4.35 mm, on 99 bench climbs; 4
+        radii is 26 mm). The narrower search (2026-12-05, session 31): the whole referee 1.72
+        -> 1.46 s on a 4.8 s 640x480 clip (seed 18700, median of 3; 1.53 s with 2.5 radii);
+        on the 99 climbs of seeds 18500-18598 the same verdicts, events and hold figures on
+        every climb with 4 or 2.5 radii as with 8. A route that then sees more holds is kept
+        in :attr:`refined` (and returned); the route found stays :attr:`observation` (the
+        stages built on it keep it; :meth:`adopt_refined` takes the refined one for a new
+        pass).
         ``hand_mask`` as in :meth:`update`."""
         base = self.refined or self.observation
         if (not self.done or base is None or self.route_json is None or self.scene is None
@@ -1393,6 +1401,8 @@ class RouteDetector:
         self.refined_bgr[fill] = frame_bgr[fill]
         self.refined_valid |= free
         # only where the hand has uncovered some of the table since the last look
+        if 2 * int(base.holds.detected.sum()) >= len(base.holds.detected):
+            reach = min(reach, trusted_reach)
         todo = _unseen_uncovered(base.holds, fill, reach)
         if not todo:
             return None
