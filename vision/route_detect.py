@@ -766,6 +766,12 @@ def detect_rings_near(frame_bgr: np.ndarray, centres_px: np.ndarray, radii_px: n
     return _scale_rings(_named(rings, colour_model), s, s)
 
 
+def _map_trusted(seen: int, total: int) -> bool:
+    """Whether a route's map fitted on ``seen`` of its ``total`` holds is trusted where it
+    places the others: fitted on at least half of them."""
+    return 2 * int(seen) >= int(total)
+
+
 def _unseen_uncovered(holds: HoldsObservation, fill: np.ndarray, reach: float) -> list[int]:
     """The holds not seen whose search window (``reach`` radii around where they are put, and
     the margin :func:`detect_rings_near` pads it with) has pixels in ``fill`` (table the hand
@@ -1343,7 +1349,8 @@ class RouteDetector:
             self.unchecked = True
         self.tries += 1
         exclude = None if self.reference_valid.all() else ~self.reference_valid
-        weak = self.observation is None or 2 * int(self.observation.holds.detected.sum()) < len(self.holds)
+        weak = (self.observation is None
+                or not _map_trusted(self.observation.holds.detected.sum(), len(self.holds)))
         if self.route_json is not None and not weak and self.scene is not None and self.colour_model is not None:
             self._search_missing(fill, exclude, frame_index)
         else:
@@ -1401,7 +1408,7 @@ class RouteDetector:
         self.refined_bgr[fill] = frame_bgr[fill]
         self.refined_valid |= free
         # only where the hand has uncovered some of the table since the last look
-        if 2 * int(base.holds.detected.sum()) >= len(base.holds.detected):
+        if _map_trusted(base.holds.detected.sum(), len(base.holds.detected)):
             reach = min(reach, trusted_reach)
         todo = _unseen_uncovered(base.holds, fill, reach)
         if not todo:
@@ -1471,8 +1478,7 @@ class RouteDetector:
         if match is None:
             return None
         obs = observation_from_match(self.route_json, self.holds, rings, match, frame_index)
-        # the map is trusted only when it is fitted on at least half of the holds
-        if model is not None and 2 * int((match.ring_of_hold >= 0).sum()) >= len(self.holds):
+        if model is not None and _map_trusted((match.ring_of_hold >= 0).sum(), len(self.holds)):
             obs = confirm_unseen_holds(obs, self.holds, bgr, model, valid)
         return obs
 
