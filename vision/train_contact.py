@@ -502,16 +502,12 @@ def clip_eye(clip: dict[str, Any]) -> np.ndarray | None:
     return camera_centre_from_homography(H, tuple(clip["gt"]["image_size"]))
 
 
-def on_samples(clip: dict[str, Any], stride: int, lookahead: tuple[int, ...] = (),
-               colour_weight: float | None = None, chooser: Any = None
-               ) -> tuple[np.ndarray, np.ndarray, list[Any]]:
-    """(X, y, rows): one sample per processed frame and finger with a target under it; with
-    ``lookahead``, each frame's features are extended with those of the processed frames that
-    many steps later (:func:`vision.contact_model.lookahead_features`), as the detector does.
-    ``colour_weight``: a hold of another colour than the finger's weighs this much in the
-    choice of its target (default: the detector's ``ContactParams.other_colour_weight``).
-    ``chooser``: the model's learned :class:`vision.contact_model.TargetChooser` (None: the
-    geometric choice), as the detector running that model chooses."""
+def _clip_features(clip: dict[str, Any], colour_weight: float | None = None, chooser: Any = None
+                   ) -> tuple[Any, np.ndarray, np.ndarray | None, list[Any]]:
+    """What the detector measures a recorded clip's frames with: (its
+    :class:`vision.contact_model.ContactFeatures`, the holds' colour weights, the camera's eye
+    point, the true target of each finger per frame). ``colour_weight`` and ``chooser`` as in
+    :func:`on_samples`."""
     from games.grimpe.cards import ColourMap
     from vision.bench_judge import _colour_map
     from vision.contact import ContactParams, contact_features, hold_colour_prior
@@ -524,8 +520,20 @@ def on_samples(clip: dict[str, Any], stride: int, lookahead: tuple[int, ...] = (
         colour_weight = p.other_colour_weight
     prior = hold_colour_prior(clip["route"], _colour_map(gt) or ColourMap(), colour_weight)
     fe = contact_features(p, chooser)  # the detector's own targets
-    eye = clip_eye(clip)
-    lab = _labels(gt)
+    return fe, prior, clip_eye(clip), _labels(gt)
+
+
+def on_samples(clip: dict[str, Any], stride: int, lookahead: tuple[int, ...] = (),
+               colour_weight: float | None = None, chooser: Any = None
+               ) -> tuple[np.ndarray, np.ndarray, list[Any]]:
+    """(X, y, rows): one sample per processed frame and finger with a target under it; with
+    ``lookahead``, each frame's features are extended with those of the processed frames that
+    many steps later (:func:`vision.contact_model.lookahead_features`), as the detector does.
+    ``colour_weight``: a hold of another colour than the finger's weighs this much in the
+    choice of its target (default: the detector's ``ContactParams.other_colour_weight``).
+    ``chooser``: the model's learned :class:`vision.contact_model.TargetChooser` (None: the
+    geometric choice), as the detector running that model chooses."""
+    fe, prior, eye, lab = _clip_features(clip, colour_weight, chooser)
     Xs, ys, rows = [], [], []
     for lm, t, f, occ in clip["rec"]:
         if f % stride:
@@ -558,18 +566,8 @@ def target_samples(clip: dict[str, Any], stride: int, colour_weight: float | Non
     on a hold or a zone, each of its candidates (:func:`vision.contact_model.target_candidates`,
     with the fingertips moved towards the camera as the detector does), y 1 for the one it is
     down on."""
-    from games.grimpe.cards import ColourMap
-    from vision.bench_judge import _colour_map
-    from vision.contact import ContactParams, contact_features, hold_colour_prior
-
-    gt = clip["gt"]
-    p = ContactParams()
-    prior = hold_colour_prior(clip["route"], _colour_map(gt) or ColourMap(),
-                              p.other_colour_weight if colour_weight is None else colour_weight)
-    fe = contact_features(p)
+    fe, prior, eye, lab = _clip_features(clip, colour_weight)
     fe.collect = True
-    eye = clip_eye(clip)
-    lab = _labels(gt)
     Xs, ys = [], []
     for lm, t, f, occ in clip["rec"]:
         if f % stride:
