@@ -378,8 +378,8 @@ class CardMotionDetector:
             elsewhere: false alarms at 7-9 % seen). Chosen 2026-12-05 (session 31) on the
             stage's recorded inputs of 486 climbs (seeds 17600-17695, 17800-17995,
             18200-18298, 18300-18323, 18400-18498; the climbs whose misses led to it):
-            nudges found 47 -> 50 of 58 (17644, 18204, 18494), false alarms 0 -> 0 on the 428 climbs without a nudge (in a card_moved
-            climb, a second card 1 -> 0). Sigma 3: 48; 4 and 5: 50, no false alarm; 6: 50
+            nudges found 47 -> 50 of 58 (17644, 18204, 18494), false alarms 0 -> 0 on the
+            428 climbs without a nudge (in a card_moved climb, a second card 1 -> 0). Sigma 3: 48; 4 and 5: 50, no false alarm; 6: 50
             with the false alarm on the 58, and 3 on the 428 before ``flat_visible``; 9: 50,
             the false alarm. ``flat_visible`` 0.12 and 0.15: 50 (sigma 6); 0.2: 49. The 8
             nudges still missed are cards at most 6 % visible from the nudge to the clip's
