@@ -8,8 +8,8 @@ under the finger's last segment (chosen by a learned chooser among the holds and
 when the model has one, :class:`vision.contact_model.TargetChooser`), and judges pressing with a
 small learned classifier over real cues (:mod:`vision.contact_model`: foreshortening, motion,
 covered hold), debounced in time with hysteresis and the move structure of the rules (start
-zone first, one finger on it, a finger in a hold of another colour needs clearer evidence). :class:`OcclusionMeter` measures how much
-of each hold is covered compared with the empty route.
+zone first, one finger on it, a finger in a hold of another colour needs clearer evidence).
+:class:`OcclusionMeter` measures how much of each hold is covered compared with the empty route.
 """
 
 from __future__ import annotations
