@@ -20,6 +20,7 @@ from vision.contact_model import (
     camera_cues,
     camera_rays,
     hand_pose,
+    inverse_3x3,
     lookahead_features,
     lookahead_names,
     stay_names,
@@ -906,6 +907,20 @@ def test_camera_cues_tell_where_the_camera_is_from_the_hand() -> None:
     assert np.abs(along_p).max() < 1.5
     none = cues(_flat_hand(away, at), None)
     assert not none[0].any() and not none[1].any()
+
+
+def test_the_homography_inverse_needs_no_lapack() -> None:
+    # camera_rays inverts the route's homography every processed frame: the same inverse as
+    # numpy's, without its LAPACK call (slow while MediaPipe's threads run), and a clear error
+    # for a singular matrix
+    H = np.asarray(_route_of_clip().H_image_from_route, np.float64)
+    rng = np.random.default_rng(5)
+    for M in [H, *rng.normal(size=(20, 3, 3))]:
+        inv = inverse_3x3(M)
+        assert np.allclose(inv, np.linalg.inv(M), rtol=1e-9, atol=1e-12 * np.abs(inv).max())
+        assert np.allclose(inv @ M, np.eye(3), atol=1e-9)
+    with pytest.raises(np.linalg.LinAlgError):
+        inverse_3x3(np.array([[1.0, 2.0, 3.0], [2.0, 4.0, 6.0], [0.0, 1.0, 1.0]]))
 
 
 def test_hand_pose_is_read_in_the_hands_own_frame() -> None:

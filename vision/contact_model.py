@@ -78,6 +78,7 @@ __all__ = [
     "camera_cues",
     "camera_rays",
     "hand_pose",
+    "inverse_3x3",
     "lookahead_features",
     "lookahead_names",
     "palm_centre",
@@ -457,6 +458,20 @@ def hand_pose(lm: np.ndarray) -> np.ndarray:
     return np.concatenate([J.reshape(n, 8), bend, np.full((n, 1), s), tips.reshape(n, 2 * n)], 1)
 
 
+def inverse_3x3(M: np.ndarray) -> np.ndarray:
+    """The inverse of a 3x3 matrix (a homography) from its adjugate (cross products of its
+    rows), without LAPACK: ``np.linalg.inv`` of a 3x3 took about 1 ms here while MediaPipe
+    ran in its threads (OpenBLAS's own threads wake up for it; 3 µs with one), 5-10 % of the
+    referee's time when called every processed frame (2026-12-05, session 32, profiled on a
+    bench clip)."""
+    M = np.asarray(M, np.float64)
+    adj = np.stack([np.cross(M[1], M[2]), np.cross(M[2], M[0]), np.cross(M[0], M[1])], axis=1)
+    det = float(M[0] @ adj[:, 0])
+    if det == 0.0 or not np.isfinite(det):
+        raise np.linalg.LinAlgError("singular 3x3 matrix")
+    return adj / det
+
+
 def camera_rays(lm: np.ndarray, route: RouteObservation, eye: np.ndarray | None
                 ) -> tuple[float, np.ndarray, np.ndarray] | None:
     """How the camera sees the hand (``lm`` and ``route`` in the same pixels: the image, or the
@@ -471,7 +486,7 @@ def camera_rays(lm: np.ndarray, route: RouteObservation, eye: np.ndarray | None
         return None
     H = np.asarray(H, np.float64)
     pts = np.vstack([palm_centre(lm)[None], lm[_TIP]]).astype(np.float64)
-    mm = apply_homography(np.linalg.inv(H), pts)
+    mm = apply_homography(inverse_3x3(H), pts)
     d = mm - np.asarray(eye[:2], np.float64)
     dist = np.maximum(np.linalg.norm(d, axis=1), 1e-6)
     tan = dist / float(eye[2])
