@@ -458,6 +458,18 @@ frames/s at 640x480 (ratio 0.90; 0.79-0.81 on the three other runs, the route's 
 with the hand in view costing 0.29 s of this clip's 1.66 s), 84.9 at 1280x720 (0.97). The
 seventeenth model replayed on the same recordings: 64/99, F1 0.849; the eighteenth with the
 decoder of before the session: 71/99, F1 0.875.
+
+Session 32 (2026-12-05): session 31's referee, the route's homography inverted without LAPACK
+(:func:`vision.contact_model.inverse_3x3`). Seeds 18800-18898 (``--hd-seed 18899``), rendered
+and run once: holds with the route file precision 0.9995, recall 0.9991; ring detector alone
+precision 0.9986, recall 0.9981, colour 1.0000; centre 0.23 px (0.20 mm); in the climbs 209
+holds placed from the route file (median 0.82 mm off, p95 5.46, max 11.5), 865 seen (median
+0.18 mm), 3 climbs judged twice. Events F1 0.880 (P 0.868, R 0.893; 0.930 on time);
+other_hand 11/11, none on the 88 others; card_moved 9/11, none on the 88 others; verdicts
+71/99 (72 %): top 43/55, oblique 28/44; by script and camera clean top 5/11, clean oblique
+4/11, wrong_finger top 9/11, oblique 7/11, used_hold 8/11, card_moved 9/11, other_hand 11/11,
+no_contact 10/11, bad_start 8/11. Speed, medians of 3: 91.4 frames/s at 640x480 (ratio 0.94),
+84.7 at 1280x720 (0.98).
 """
 
 from __future__ import annotations
