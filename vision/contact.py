@@ -230,6 +230,21 @@ class ContactParams:
             classifier's evidence fell (F1 0.937 -> 0.908: the contact classifier's P falls
             while a finger is still down; that is the still-down classifier's work), a hold
             already left needing the bar of ``wrong_level`` (a verdict fewer).
+        Measured and not kept (2026-12-05, session 32, the eighteenth model replayed on the 486
+            recorded climbs named at ``back_level``: 379 verdicts, F1 0.887; the learned parts
+            fitted on one half of them, by climb, and judged on the other): a learned dating
+            of a confirmed down (boosted trees over the "still down?" cues of the frames before
+            its run, against the run's first frame): 203 -> 204 and 176 -> 175 verdicts on the
+            halves, F1 +0.002 and -0.003; dating a down confirmed less than 0.3 s after another
+            finger's lift back across that lift: 378, F1 0.890; a learned veto of confirmed
+            downs: of 1,847 confirmations (the start zone aside) only 98 had no true down of
+            that finger there within 0.4 s, and the veto could not tell them apart; a learned
+            choice among a rescue's candidates, with a veto: F1 +0.007 to +0.010 on the
+            halves, 3 or 4 verdicts fewer on each (the score-based choice is right in 127 of
+            the 147 rescues where a candidate is a true placement; in 82 of 229 none is);
+            ``rescue_level`` 0.03 or 0.2: 377 each; ``travel_level`` 0.05 / 0.1: 374 / 373
+            (F1 0.897 / 0.898: fewer rescues of another colour, wrong_finger climbs 82 -> 76 /
+            75).
     """
 
     along_expected: float = -0.2
