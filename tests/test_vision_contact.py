@@ -909,11 +909,13 @@ def test_camera_cues_tell_where_the_camera_is_from_the_hand() -> None:
     assert not none[0].any() and not none[1].any()
 
 
-def test_the_homography_inverse_needs_no_lapack() -> None:
-    # camera_rays inverts the route's homography every processed frame: the same inverse as
-    # numpy's, without its LAPACK call (slow while MediaPipe's threads run), and a clear error
-    # for a singular matrix
-    H = np.asarray(_route_of_clip().H_image_from_route, np.float64)
+def test_the_camera_rays_invert_the_homography_without_lapack(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # camera_rays inverts the route's homography every processed frame: inverse_3x3 gives
+    # numpy's inverse (and a clear error for a singular matrix), and camera_rays does not call
+    # numpy's LAPACK inverse (slow while MediaPipe's threads run)
+    route = _route_of_clip()
+    H = np.asarray(route.H_image_from_route, np.float64)
     rng = np.random.default_rng(5)
     for M in [H, *rng.normal(size=(20, 3, 3))]:
         inv = inverse_3x3(M)
@@ -921,6 +923,21 @@ def test_the_homography_inverse_needs_no_lapack() -> None:
         assert np.allclose(inv @ M, np.eye(3), atol=1e-9)
     with pytest.raises(np.linalg.LinAlgError):
         inverse_3x3(np.array([[1.0, 2.0, 3.0], [2.0, 4.0, 6.0], [0.0, 1.0, 1.0]]))
+    from vision.camera import apply_homography
+
+    at = apply_homography(H, np.array([[0.0, 150.0]]))[0]
+    lm = _flat_hand(np.array([0.0, -1.0]), at)
+    eye = np.array([0.0, -250.0, 400.0])
+    expected = camera_rays(lm, route, eye)
+
+    def lapack(*args: object, **kwargs: object) -> None:
+        raise AssertionError("np.linalg.inv called")
+
+    monkeypatch.setattr(np.linalg, "inv", lapack)
+    rays = camera_rays(lm, route, eye)
+    assert rays is not None and expected is not None
+    assert rays[0] == pytest.approx(expected[0]) and 0.5 < rays[0] < 2.0
+    assert np.allclose(rays[1], expected[1]) and np.allclose(rays[2], expected[2])
 
 
 def test_hand_pose_is_read_in_the_hands_own_frame() -> None:

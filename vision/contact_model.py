@@ -472,7 +472,7 @@ def inverse_3x3(M: np.ndarray) -> np.ndarray:
     shown either way on an idle machine."""
     M = np.asarray(M, np.float64)
     adj = np.stack([np.cross(M[1], M[2]), np.cross(M[2], M[0]), np.cross(M[0], M[1])], axis=1)
-    det = float(M[0] @ adj[:, 0])
+    det = float(np.sum(M[0] * adj[:, 0]))
     if det == 0.0 or not np.isfinite(det):
         raise np.linalg.LinAlgError("singular 3x3 matrix")
     return adj / det
