@@ -62,7 +62,9 @@ training: 204/77/22/80 and 207/74/22/77 verdicts, against 203/76/21/79. Tried wi
 eighteenth's recipe (2026-12-05, session 32) and not kept: 8 features more of the finger's own
 change of pose (its two bends and its tip in the hand's frame, now against 0.3 and 0.6 s
 before; a finger pressing late seemed to wait for another finger's lift): on the 486 climbs of
-the three sets together 380 verdicts, F1 0.888, against 379, F1 0.887.
+the three sets together 380 verdicts, F1 0.888, against 379, F1 0.887; 600 trees instead of
+300 (``--trees 600``): 374, F1 0.892 there, and on the recordings of session 32's bench (seeds
+18800-18898) 72 against 70 verdicts, F1 0.897 against 0.885.
 
 The seventeenth version (2026-12-05, session 29) was
 the sixteenth's recipe (below) with 21 features more, the finger's pose in the hand's own
