@@ -64,7 +64,10 @@ change of pose (its two bends and its tip in the hand's frame, now against 0.3 a
 before; a finger pressing late seemed to wait for another finger's lift): on the 486 climbs of
 the three sets together 380 verdicts, F1 0.888, against 379, F1 0.887; 600 trees instead of
 300 (``--trees 600``): 374, F1 0.892 there, and on the recordings of session 32's bench (seeds
-18800-18898) 72 against 70 verdicts, F1 0.897 against 0.885.
+18800-18898) 72 against 70 verdicts, F1 0.897 against 0.885; looking ahead 1, 2, 3, 4 and 6
+processed frames (``--lookahead 1 2 3 4 6``; short oblique contacts are the ones missed most):
+384 there (F1 0.886), and on the recordings of the benches of sessions 29, 31 and 32 79, 68
+and 70 verdicts against 81, 71 and 70.
 
 The seventeenth version (2026-12-05, session 29) was
 the sixteenth's recipe (below) with 21 features more, the finger's pose in the hand's own
