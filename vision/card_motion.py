@@ -638,7 +638,8 @@ class CardMotionDetector:
         w0 = valid[b0:b1, a0:a1] & box_ok
         z0 = _zncc(box_cur, box_ref, w0)
         vis0 = _frac(w0[v0 - b0:v1 - b0, u0 - a0:u1 - a0])
-        if int(w0.sum()) >= self.min_visible * area and np.isfinite(z0) and z0 >= self.still_zncc:
+        seen_enough = int(w0.sum()) >= self.min_visible * area
+        if seen_enough and np.isfinite(z0) and z0 >= self.still_zncc:
             if learning and z0 >= self.learn_zncc and vis0 >= 0.3:
                 # the card is in place: learn the parts the reference did not show
                 new = valid[b0:b1, a0:a1] & ~box_ok
@@ -653,7 +654,7 @@ class CardMotionDetector:
             if cur_f is None:
                 cur_f = self._flat(cur)
             z0f = _zncc(cur_f[b0:b1, a0:a1], self._ref_flat(track)[b0:b1, a0:a1], w0)
-            if int(w0.sum()) >= self.min_visible * area and np.isfinite(z0f) and z0f >= self.still_zncc:
+            if seen_enough and np.isfinite(z0f) and z0f >= self.still_zncc:
                 return CardMeasure(_STILL, vis0, z0, z0f)
         if int(valid.sum()) < self.min_visible * area:
             return CardMeasure(_COVERED, vis0, z0)
