@@ -20,11 +20,12 @@ from vision.contact_model import (
     camera_cues,
     camera_rays,
     hand_pose,
-    inverse_3x3,
     lookahead_features,
     lookahead_names,
+    palm_centre,
     stay_names,
 )
+from vision.observations import RouteObservation
 from vision.pipeline import GrimpeReferee
 from vision.train_contact import _members, train_mlp
 from vision.video import VideoReader
@@ -909,35 +910,49 @@ def test_camera_cues_tell_where_the_camera_is_from_the_hand() -> None:
     assert not none[0].any() and not none[1].any()
 
 
-def test_the_camera_rays_invert_the_homography_without_lapack(
+def test_the_route_keeps_its_inverse_homography_and_the_camera_rays_use_it(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    # camera_rays inverts the route's homography every processed frame: inverse_3x3 gives
-    # numpy's inverse (and a clear error for a singular matrix), and camera_rays does not call
-    # numpy's LAPACK inverse (slow while MediaPipe's threads run)
+    # inverse_3x3 gives numpy's inverse without LAPACK (and a clear error for a singular
+    # matrix); the route inverts its homography once, on first use, and camera_rays (every
+    # processed frame) uses that inverse: no inverse at all on the frames after the first
+    from vision import camera
+
     route = _route_of_clip()
     H = np.asarray(route.H_image_from_route, np.float64)
     rng = np.random.default_rng(5)
     for M in [H, *rng.normal(size=(20, 3, 3))]:
-        inv = inverse_3x3(M)
+        inv = camera.inverse_3x3(M)
         assert np.allclose(inv, np.linalg.inv(M), rtol=1e-9, atol=1e-12 * np.abs(inv).max())
         assert np.allclose(inv @ M, np.eye(3), atol=1e-9)
     with pytest.raises(np.linalg.LinAlgError):
-        inverse_3x3(np.array([[1.0, 2.0, 3.0], [2.0, 4.0, 6.0], [0.0, 1.0, 1.0]]))
-    from vision.camera import apply_homography
+        camera.inverse_3x3(np.array([[1.0, 2.0, 3.0], [2.0, 4.0, 6.0], [0.0, 1.0, 1.0]]))
 
-    at = apply_homography(H, np.array([[0.0, 150.0]]))[0]
-    lm = _flat_hand(np.array([0.0, -1.0]), at)
-    eye = np.array([0.0, -250.0, 400.0])
-    expected = camera_rays(lm, route, eye)
+    calls = []
+    real = camera.inverse_3x3
+
+    def counted(M: np.ndarray) -> np.ndarray:
+        calls.append(1)
+        return real(M)
 
     def lapack(*args: object, **kwargs: object) -> None:
         raise AssertionError("np.linalg.inv called")
 
+    monkeypatch.setattr(camera, "inverse_3x3", counted)
     monkeypatch.setattr(np.linalg, "inv", lapack)
-    rays = camera_rays(lm, route, eye)
-    assert rays is not None and expected is not None
-    assert rays[0] == pytest.approx(expected[0]) and 0.5 < rays[0] < 2.0
-    assert np.allclose(rays[1], expected[1]) and np.allclose(rays[2], expected[2])
+    fresh = RouteObservation(route.holds, route.start_zone_px, route.finish_zone_px, H)
+    assert RouteObservation(route.holds).H_route_from_image is None
+    at = camera.apply_homography(H, np.array([[0.0, 150.0]]))[0]
+    lm = _flat_hand(np.array([0.0, -1.0]), at)
+    eye = np.array([0.0, -250.0, 400.0])
+    rays = [camera_rays(lm + k, fresh, eye) for k in range(5)]
+    assert len(calls) == 1
+    assert np.allclose(fresh.H_route_from_image @ H, np.eye(3), atol=1e-9)
+    # the rays themselves: the palm's tangent from the eye's height and the distance on the
+    # table, found again here with the inverse computed independently
+    palm_mm = camera.apply_homography(real(H), palm_centre(lm)[None])[0]
+    tan = np.linalg.norm(palm_mm - eye[:2]) / eye[2]
+    assert rays[0] is not None and rays[0][0] == pytest.approx(tan) and 0.5 < tan < 2.0
+    assert all(r is not None and abs(r[0] - tan) < 0.05 for r in rays[1:])
 
 
 def test_hand_pose_is_read_in_the_hands_own_frame() -> None:

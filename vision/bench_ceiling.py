@@ -169,7 +169,7 @@ def tip_errors(clip: dict[str, Any], stride: int = 2) -> dict[str, Any]:
     from vision.train_contact import true_up_frame
 
     gt, route, view = clip["gt"], clip["route"], clip.get("view")
-    H_route = np.linalg.inv(np.asarray(route.H_image_from_route, np.float64))
+    H_route = route.H_route_from_image
     nadir = CameraModel.from_dict(gt["camera"]).centre_world_mm[:2]
     holds = {h["id"]: np.array([h["x_mm"], h["y_mm"]], np.float64) for h in gt["route"]["holds"]}
     downs = []

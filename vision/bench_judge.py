@@ -460,7 +460,7 @@ seventeenth model replayed on the same recordings: 64/99, F1 0.849; the eighteen
 decoder of before the session: 71/99, F1 0.875.
 
 Session 32 (2026-12-05): session 31's referee, the route's homography inverted without LAPACK
-(:func:`vision.contact_model.inverse_3x3`). Seeds 18800-18898 (``--hd-seed 18899``), rendered
+(:func:`vision.camera.inverse_3x3`). Seeds 18800-18898 (``--hd-seed 18899``), rendered
 and run once: holds with the route file precision 0.9995, recall 0.9991; ring detector alone
 precision 0.9986, recall 0.9981, colour 1.0000; centre 0.23 px (0.20 mm); in the climbs 209
 holds placed from the route file (median 0.82 mm off, p95 5.46, max 11.5), 865 seen (median

@@ -17,8 +17,8 @@ import cv2
 import numpy as np
 
 __all__ = ["CameraModel", "apply_homography", "axis_scale_log_ratio", "camera_centre_from_homography",
-           "default_intrinsics", "focal_from_homography", "homography_from_pose", "look_at",
-           "plausible_focal"]
+           "default_intrinsics", "focal_from_homography", "homography_from_pose", "inverse_3x3",
+           "look_at", "plausible_focal"]
 
 
 def apply_homography(H: np.ndarray, points: np.ndarray) -> np.ndarray:
@@ -30,6 +30,29 @@ def apply_homography(H: np.ndarray, points: np.ndarray) -> np.ndarray:
         out = q[:, :2] / q[:, 2:3]
     out[~np.isfinite(out).all(axis=1)] = np.nan
     return out
+
+
+def inverse_3x3(M: np.ndarray) -> np.ndarray:
+    """The inverse of a 3x3 matrix (a homography) from its adjugate (cross products of its
+    rows), without LAPACK; :class:`numpy.linalg.LinAlgError` for a singular one. Until
+    session 33 the contact stage inverted the route's homography on every processed frame
+    (now once per route: :attr:`vision.observations.RouteObservation.H_route_from_image`), and
+    ``np.linalg.inv`` woke OpenBLAS's threads each time (2026-12-05, session 32): a 3x3
+    inverse took about 1 ms on the 2 cores while another process ran (3 µs with
+    ``OPENBLAS_NUM_THREADS=1``), and the threads spun after it. On an idle machine, ``python
+    -m vision.bench_speed`` on a 640x480 and a 1280x720 bench clip (seeds 18800 and 18899),
+    two rounds run alternately with the tree before: CPU-time ratio (bare MediaPipe /
+    referee) 0.56 and 0.55 -> 0.73 and 0.74 at 640x480, 0.60 and 0.58 -> 0.69 and 0.70 at
+    1280x720; the tree before with one OpenBLAS thread: 0.72. The wall-time ratio, medians of
+    3: 1.01 and 0.99 before, 0.95 and 0.95 after at 640x480 (1.03, 0.99 and 0.94, 0.97 at
+    1280x720); single runs spread over 0.88-1.06, so no change of wall time is shown either
+    way on an idle machine."""
+    M = np.asarray(M, np.float64)
+    adj = np.stack([np.cross(M[1], M[2]), np.cross(M[2], M[0]), np.cross(M[0], M[1])], axis=1)
+    det = float(np.sum(M[0] * adj[:, 0]))
+    if det == 0.0 or not np.isfinite(det):
+        raise np.linalg.LinAlgError("singular 3x3 matrix")
+    return adj / det
 
 
 def default_intrinsics(image_wh: tuple[int, int], hfov_deg: float = 60.0,

@@ -78,7 +78,6 @@ __all__ = [
     "camera_cues",
     "camera_rays",
     "hand_pose",
-    "inverse_3x3",
     "lookahead_features",
     "lookahead_names",
     "palm_centre",
@@ -458,26 +457,6 @@ def hand_pose(lm: np.ndarray) -> np.ndarray:
     return np.concatenate([J.reshape(n, 8), bend, np.full((n, 1), s), tips.reshape(n, 2 * n)], 1)
 
 
-def inverse_3x3(M: np.ndarray) -> np.ndarray:
-    """The inverse of a 3x3 matrix (a homography) from its adjugate (cross products of its
-    rows), without LAPACK. ``np.linalg.inv`` woke OpenBLAS's threads on every processed frame
-    (2026-12-05, session 32): a 3x3 inverse took about 1 ms on the 2 cores while another
-    process ran (3 µs with ``OPENBLAS_NUM_THREADS=1``), and the threads spun after it. On an
-    idle machine, ``python -m vision.bench_speed`` on a 640x480 and a 1280x720 bench clip
-    (seeds 18800 and 18899), two rounds run alternately with the tree before: CPU-time ratio
-    (bare MediaPipe / referee) 0.56 and 0.55 -> 0.73 and 0.74 at 640x480, 0.60 and 0.58 ->
-    0.69 and 0.70 at 1280x720; the tree before with one OpenBLAS thread: 0.72. The wall-time
-    ratio, medians of 3: 1.01 and 0.99 before, 0.95 and 0.95 after at 640x480 (1.03, 0.99 and
-    0.94, 0.97 at 1280x720); single runs spread over 0.88-1.06, so no change of wall time is
-    shown either way on an idle machine."""
-    M = np.asarray(M, np.float64)
-    adj = np.stack([np.cross(M[1], M[2]), np.cross(M[2], M[0]), np.cross(M[0], M[1])], axis=1)
-    det = float(np.sum(M[0] * adj[:, 0]))
-    if det == 0.0 or not np.isfinite(det):
-        raise np.linalg.LinAlgError("singular 3x3 matrix")
-    return adj / det
-
-
 def camera_rays(lm: np.ndarray, route: RouteObservation, eye: np.ndarray | None
                 ) -> tuple[float, np.ndarray, np.ndarray] | None:
     """How the camera sees the hand (``lm`` and ``route`` in the same pixels: the image, or the
@@ -490,9 +469,8 @@ def camera_rays(lm: np.ndarray, route: RouteObservation, eye: np.ndarray | None
     H = route.H_image_from_route
     if eye is None or H is None or not eye[2] > 0:
         return None
-    H = np.asarray(H, np.float64)
     pts = np.vstack([palm_centre(lm)[None], lm[_TIP]]).astype(np.float64)
-    mm = apply_homography(inverse_3x3(H), pts)
+    mm = apply_homography(route.H_route_from_image, pts)
     d = mm - np.asarray(eye[:2], np.float64)
     dist = np.maximum(np.linalg.norm(d, axis=1), 1e-6)
     tan = dist / float(eye[2])

@@ -16,6 +16,7 @@ that produces a wrong observation fails where the mistake is made.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -122,6 +123,7 @@ class RouteObservation:
         card_of_hold: hold id → card number (with a route).
         frame_index: the frame the route was detected on (the last one used).
         problems: what went wrong or looks doubtful, for the report (e.g. unmatched holds).
+        H_route_from_image: (property) the inverse of ``H_image_from_route``, computed once.
     """
 
     holds: HoldsObservation
@@ -150,6 +152,17 @@ class RouteObservation:
 
     def zone_px(self, name: str) -> np.ndarray | None:
         return {"start": self.start_zone_px, "finish": self.finish_zone_px}.get(name)
+
+    @cached_property
+    def H_route_from_image(self) -> np.ndarray | None:
+        """(3, 3) homography from image pixels to the route's table mm (the inverse of
+        ``H_image_from_route``, computed on first use and kept: the contact stage maps the
+        fingertips back every frame), or None without a homography."""
+        if self.H_image_from_route is None:
+            return None
+        from vision.camera import inverse_3x3
+
+        return inverse_3x3(self.H_image_from_route)
 
 
 @dataclass(frozen=True, eq=False)
