@@ -407,3 +407,45 @@ def test_no_event_reaches_the_judge_after_later_ones():
     assert given >= 8 and ups, (given, ups)
     assert ref.contacts.held_s >= ref.contacts.p.relift_s + ref.contacts.p.relift_wait_s > 0
     assert not late, late
+
+
+def test_unwritable_outputs_are_refused_before_the_video_is_judged(tmp_path, capsys, monkeypatch):
+    # a missing folder, a folder given as the file, a read-only folder: exit 2 naming the
+    # problem, and the video is not judged first (a long video would be judged in vain)
+    import os
+
+    import vision.pipeline
+
+    def not_now(*args, **kwargs):
+        raise AssertionError("the video was judged before the outputs were checked")
+
+    monkeypatch.setattr(vision.pipeline, "judge_video_file", not_now)
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    video, route = str(CLIP / "video.mp4"), str(CLIP / "route.json")
+    cases = [("--events-out", str(tmp_path / "nope" / "ev.jsonl"), "does not exist"),
+             ("--annotated-out", str(tmp_path / "nope" / "ann.mp4"), "does not exist"),
+             ("--events-out", str(tmp_path), "is a folder")]
+    if os.geteuid() != 0:  # root may write anywhere: the permission case only as a user
+        cases.append(("--events-out", str(locked / "ev.jsonl"), "no permission"))
+    for flag, path, why in cases:
+        assert main(["grimpe", "judge-video", video, "--route", route, flag, path]) == 2
+        err = capsys.readouterr().err
+        assert path in err and why in err and "Traceback" not in err
+
+
+def test_the_verdict_is_printed_when_the_events_file_fails_at_the_end(tmp_path, capsys, monkeypatch):
+    # the events file cannot be written after all (here: its folder vanished while judging):
+    # the verdict is still printed, the error names the file, exit 2
+    import ui.grimpe_video
+
+    monkeypatch.setattr(ui.grimpe_video, "check_output_path", lambda path, what: None)
+    events = tmp_path / "gone" / "ev.jsonl"
+    code = main(["grimpe", "judge-video", str(CLIP / "video.mp4"), "--route", str(CLIP / "route.json"),
+                 "--json", "--events-out", str(events)])
+    out, err = capsys.readouterr()
+    assert code == 2
+    verdict = json.loads(out)
+    assert verdict["result"] in ("summit", "fault", "incomplete") and verdict["events"]
+    assert str(events) in err and "cannot write the events" in err

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ui.errors import UserError
+from ui.errors import UserError, check_output_path
 
 __all__ = ["add_parser", "judge_video"]
 
@@ -84,6 +84,11 @@ def judge_video(args: argparse.Namespace) -> int:
             raise UserError(f"{args.colour_map}: bad colour map ({exc})") from None
     if args.stride is not None and args.stride < 1:
         raise UserError(f"--stride {args.stride}: give 1 or more")
+    # the outputs are checked before the video is judged (a long video: not judged in vain)
+    if args.events_out:
+        check_output_path(args.events_out, "the events")
+    if args.annotated_out:
+        check_output_path(args.annotated_out, "the annotated video")
 
     import cv2
     from tqdm import tqdm
@@ -116,7 +121,8 @@ def judge_video(args: argparse.Namespace) -> int:
             writer = cv2.VideoWriter(args.annotated_out, cv2.VideoWriter_fourcc(*"mp4v"), info.fps,
                                      (info.width, info.height))
             if not writer.isOpened():
-                raise UserError(f"{args.annotated_out}: cannot write a video there (use .mp4)")
+                raise UserError(f"{args.annotated_out}: OpenCV cannot write a video of this type; "
+                                "give a name ending in .mp4")
             state["writer"] = writer
             # each frame drawn with the contact state decided for it (decided a little later)
             state["sync"] = ContactSync(referee, writer.write)
@@ -163,19 +169,22 @@ def judge_video(args: argparse.Namespace) -> int:
         close_outputs()
         if referee is not None:
             referee.close()
-    if args.events_out:
-        try:
-            with open(args.events_out, "w", encoding="utf-8") as f:
-                for ev in verdict["events"]:
-                    f.write(json.dumps(ev) + "\n")
-        except OSError as exc:
-            raise UserError(f"{args.events_out}: cannot write the events ({exc})") from None
+    # the verdict is printed first: a file that cannot be written after all (a disk full)
+    # loses only itself
     if args.json:
         print(json.dumps(verdict, indent=1))
     else:
         from ui.app.i18n import default_language
 
         print(_text(verdict, args.lang or default_language()))
+    if args.events_out:
+        try:
+            with open(args.events_out, "w", encoding="utf-8") as f:
+                for ev in verdict["events"]:
+                    f.write(json.dumps(ev) + "\n")
+        except OSError as exc:
+            raise UserError(f"{args.events_out}: cannot write the events ({exc}); the verdict "
+                            "above is complete") from None
     return 0
 
 
