@@ -3,6 +3,7 @@ data problems, the streaming API, overrides, and generated event streams (hypoth
 
 import json
 import random
+import re
 
 import pytest
 from hypothesis import given, settings
@@ -274,6 +275,9 @@ def test_verdict_json_round_trip_and_text():
     assert "SUMMIT" in en and "5" in en
     fr = format_verdict(judge(FAULT_CASES["wrong_finger"][0]), "fr")
     assert "FAUTE" in fr and "wrong_finger" in fr
+    # French typography: a space before each colon (the English has none)
+    assert re.search(r"\S:", fr) is None and "Score : 0" in fr and "Mouvements :" in fr
+    assert re.search(r" :", format_verdict(judge(FAULT_CASES["wrong_finger"][0]))) is None
 
 
 # --- event parsing -----------------------------------------------------------------------------

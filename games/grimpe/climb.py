@@ -952,13 +952,16 @@ def format_verdict(verdict: Verdict, lang: str = "en") -> str:
     names = PLAYER_WORDS.get(lang, {})
     colours = _COLOUR_FEM_FR if lang == "fr" else {}
 
+    # French puts a space before a colon (as the window's French and the rest of this text)
+    colon = " :" if lang == "fr" else ":"
+
     def name(x: Any) -> str:
         return names.get(x, colours.get(x, x))
 
-    lines = [f"{tx[verdict.result]} — {tx['score']}: {verdict.score}"]
+    lines = [f"{tx[verdict.result]} — {tx['score']}{colon} {verdict.score}"]
     if verdict.t_summit is not None:
         lines.append(tx["summit_at"].format(t=verdict.t_summit))
-    lines.append(f"{tx['moves']}:")
+    lines.append(f"{tx['moves']}{colon}")
     if not verdict.moves:
         lines.append(f"  {tx['none']}")
     for i, m in enumerate(verdict.moves, start=1):
@@ -976,23 +979,23 @@ def format_verdict(verdict: Verdict, lang: str = "en") -> str:
                 + (f" ({name(p['colour'])})" if p.get("colour") else "")
                 for p in m.placed
             )
-            lines.append(f"      {tx['placed']}: {placed}")
+            lines.append(f"      {tx['placed']}{colon} {placed}")
     if verdict.fault is not None:
         fl = verdict.fault
         rule = rules.get(fl.code, fl.code)
         lines.append(tx["fault_line"].format(code=fl.code, t=fl.t, rule=rule))
         if fl.detail:
-            lines.append(f"  {tx['detail']}: {detail_text(fl.detail, lang)}")
+            lines.append(f"  {tx['detail']}{colon} {detail_text(fl.detail, lang)}")
         if fl.event:
             ev = ", ".join(f"{k}={v}" for k, v in fl.event.items())
-            lines.append(f"  {tx['evidence']}: {ev}")
+            lines.append(f"  {tx['evidence']}{colon} {ev}")
         if fl.by == "person":
             lines.append(f"  ({tx['by_person']})")
         if verdict.moves:
             lines.append(tx["not_scored"])
     if verdict.warnings:
-        lines.append(f"{tx['warnings']}:")
+        lines.append(f"{tx['warnings']}{colon}")
         for w in verdict.warnings:
             where = "" if w.line is None else tx["line"].format(n=w.line)
-            lines.append(f"  {w.t:.2f} s {w.code or w.kind}{where}: {detail_text(w.detail, lang)}")
+            lines.append(f"  {w.t:.2f} s {w.code or w.kind}{where}{colon} {detail_text(w.detail, lang)}")
     return "\n".join(lines)
