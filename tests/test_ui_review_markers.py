@@ -143,9 +143,10 @@ def test_the_drawn_evidence_speaks_the_window_language() -> None:
     window's language, without accents (OpenCV draws ASCII letters only)."""
     import numpy as np
 
-    from ui.app.export import _ascii, draw_evidence
+    from ui.app.export import draw_evidence
+    from vision.annotate import ascii_text
 
-    assert _ascii("levée départ à auriculaire") == "levee depart a auriculaire"
+    assert ascii_text("levée départ à auriculaire") == "levee depart a auriculaire"
     record = {"contacts": {"thumb": "start", "ring": "22b"},
               "events": [{"t": 2.0, "type": "up", "finger": "thumb"}]}
     verdict = {"fault": {"code": "early_place", "t": 1.0}}
@@ -163,3 +164,23 @@ def test_the_drawn_evidence_speaks_the_window_language() -> None:
     # the same evidence, in other words: the text lines and the banner differ, the rest not
     rows = np.flatnonzero((drawn["fr"] != drawn["en"]).any(axis=(1, 2)))
     assert rows.size and (rows < 80).any() and (rows > 200).any()
+
+
+def test_the_judged_videos_words_follow_the_language() -> None:
+    """The words drawn on the judged video (live view, judge-video's annotated video) in French
+    and English: every key the drawing uses, the same placeholders as the English, and the
+    language asked for without changing the window's."""
+    import re
+
+    from vision.annotate import OVERLAY_WORDS
+
+    before = i18n.language()
+    fr, en = i18n.overlay_words("fr"), i18n.overlay_words("en")
+    assert i18n.language() == before
+    assert set(fr) == set(en) == set(OVERLAY_WORDS)
+    assert en == OVERLAY_WORDS  # the drawing's own English
+    for key in OVERLAY_WORDS:
+        assert re.findall(r"{(\w+)", fr[key]) == re.findall(r"{(\w+)", en[key]), key
+    assert fr["little"] == "auriculaire" and fr["start"] == "départ" and fr["summit"].startswith("SOMMET")
+    with pytest.raises(ValueError):
+        i18n.overlay_words("de")

@@ -103,12 +103,25 @@ def test_verdict_is_the_judges_verdict_on_the_events(judged):
     assert results[-1].verdict["result"] in ("summit", "fault", "incomplete")
 
 
-def test_cli_writes_events_and_annotated_video(tmp_path, capsys):
+def test_cli_writes_events_and_annotated_video(tmp_path, capsys, monkeypatch):
+    # in French (--lang fr): the annotated video's words too
+    import vision.annotate
+    from ui.app.i18n import overlay_words
+
+    drawn_with = []
+    draw = vision.annotate.annotate_frame
+
+    def spy(frame, result, colour_map=None, words=None):
+        drawn_with.append(words)
+        return draw(frame, result, colour_map, words)
+
+    monkeypatch.setattr(vision.annotate, "annotate_frame", spy)
     events = tmp_path / "ev.jsonl"
     out = tmp_path / "ann.mp4"
     code = main(["grimpe", "judge-video", str(CLIP / "video.mp4"), "--route", str(CLIP / "route.json"),
-                 "--json", "--events-out", str(events), "--annotated-out", str(out)])
+                 "--json", "--events-out", str(events), "--annotated-out", str(out), "--lang", "fr"])
     assert code == 0
+    assert drawn_with and all(w == overlay_words("fr") for w in drawn_with)
     verdict = json.loads(capsys.readouterr().out)
     lines = [json.loads(x) for x in events.read_text().splitlines()]
     assert lines == verdict["events"]

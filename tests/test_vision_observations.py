@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.annotate import annotate_frame
+from vision.annotate import OVERLAY_WORDS, annotate_frame, ascii_text
 from vision.observations import ContactObservation, FrameResult, HoldsObservation, RouteObservation
 
 
@@ -59,3 +59,28 @@ def test_annotate_leaves_the_observation_unchanged():
     assert np.array_equal(res.landmarks_px, before[0])
     assert np.array_equal(res.route.holds.centres_px, before[1])
     assert np.array_equal(res.contacts.evidence, before[2]) and res.verdict == before[3]
+
+
+def test_annotate_draws_the_words_it_is_given():
+    # the overlay in another language: the status line, the fingers down and the fault banner
+    # change, the rest of the drawing not; English when no words are given; accents dropped
+    # (OpenCV draws ASCII letters only: "départ" would be drawn "d??part")
+    route = RouteObservation(_holds(), start_zone_px=np.array([[200, 150], [300, 150], [300, 230], [200, 230]]))
+    lm = (np.random.default_rng(1).uniform(50, 150, (21, 2))).astype(np.float32)
+    contacts = ContactObservation((None, "1a", None, None, None), (None, "1a") + (None,) * 3,
+                                  np.full(5, 0.5), np.full(5, 0.7), np.full((5, 2), 80.0))
+    verdict = {"result": "fault", "score": 0, "moves": [], "fault": {"code": "wrong_finger", "t": 1.0}}
+    res = FrameResult(7, 0.25, True, None, "right", lm, route, contacts, [], verdict, 2, 3)
+    frame = np.full((240, 320, 3), 90, np.uint8)
+    en = annotate_frame(frame, res)
+    assert np.array_equal(en, annotate_frame(frame, res, words=dict(OVERLAY_WORDS)))
+    fr_words = {"status": "t {t:5.2f}s  image {frame}  mouvements {moves}  doigts {fingers}  points {points}",
+                "fault": "FAUTE {code} ({t:.2f}s)", "index": "index", "start": "départ"}
+    fr = annotate_frame(frame, res, words=fr_words)
+    rows = np.flatnonzero((fr != en).any(axis=(1, 2)))
+    assert (rows < 25).any() and (rows > 215).any()  # the status line and the fault banner
+    assert not ((rows > 60) & (rows < 140)).any()  # the hand and the holds drawn alike
+    zone = (slice(150, 175), slice(200, 300))  # the zone's label: "depart" instead of "start"
+    assert not np.array_equal(fr[zone], en[zone])
+    assert np.array_equal(fr[zone], annotate_frame(frame, res, words={**fr_words, "start": "depart"})[zone])
+    assert ascii_text("arrivée à l'œil") == "arrivee a l'il" and ascii_text("start") == "start"

@@ -38,7 +38,8 @@ def add_parser(grimpe_subparsers: argparse._SubParsersAction) -> argparse.Argume
                    help="write the detected events (judge format, with frame and confidence)")
     p.add_argument("--annotated-out", metavar="OUT.mp4", help="write an annotated video")
     p.add_argument("--lang", choices=["fr", "en"], default=None,
-                   help="language of the text verdict (default: French when the system locale is)")
+                   help="language of the text verdict and of the annotated video's words (default: French "
+                        "when the system locale is)")
     p.add_argument("--stride", type=int, default=None,
                    help="run the hand tracker on one frame in N (default: ~15 per second)")
     p.set_defaults(func=judge_video)
@@ -84,6 +85,9 @@ def judge_video(args: argparse.Namespace) -> int:
             raise UserError(f"{args.colour_map}: bad colour map ({exc})") from None
     if args.stride is not None and args.stride < 1:
         raise UserError(f"--stride {args.stride}: give 1 or more")
+    from ui.app.i18n import default_language, overlay_words
+
+    lang = args.lang or default_language()
     # the outputs are checked before the video is judged (a long video: not judged in vain)
     if args.events_out:
         check_output_path(args.events_out, "the events")
@@ -125,7 +129,7 @@ def judge_video(args: argparse.Namespace) -> int:
                                 "give a name ending in .mp4")
             state["writer"] = writer
             # each frame drawn with the contact state decided for it (decided a little later)
-            state["sync"] = ContactSync(referee, writer.write)
+            state["sync"] = ContactSync(referee, writer.write, overlay_words(lang))
         desc = "judging again from the start (the route seen better)" if again else "judging"
         bar = tqdm(total=info.frame_count or None, desc=desc, unit="frame", disable=None, file=sys.stderr)
         state["bar"] = bar
@@ -174,9 +178,7 @@ def judge_video(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(verdict, indent=1))
     else:
-        from ui.app.i18n import default_language
-
-        print(_text(verdict, args.lang or default_language()))
+        print(_text(verdict, lang))
     if args.events_out:
         try:
             with open(args.events_out, "w", encoding="utf-8") as f:

@@ -13,7 +13,8 @@ from games.grimpe.cards import DEFAULT_COLOUR_MAP
 from vision.landmarks import FINGER_JOINTS, FINGERS, HAND_CONNECTIONS
 from vision.observations import FrameResult, RouteObservation
 
-__all__ = ["COLOUR_BGR", "FINGER_BGR", "annotate_frame", "draw_other_hand", "draw_route"]
+__all__ = ["COLOUR_BGR", "FINGER_BGR", "OVERLAY_WORDS", "annotate_frame", "ascii_text", "draw_other_hand",
+           "draw_route"]
 
 #: Display colours of the ring colours (BGR).
 COLOUR_BGR: dict[str, tuple[int, int, int]] = {
@@ -27,16 +28,43 @@ COLOUR_BGR: dict[str, tuple[int, int, int]] = {
 FINGER_BGR: dict[str, tuple[int, int, int]] = {f: COLOUR_BGR[c] for c, f in DEFAULT_COLOUR_MAP.items()}
 
 
+#: The overlay's words in English; :func:`annotate_frame` takes the same keys in another
+#: language (the window's French: :func:`ui.app.i18n.overlay_words`). ``status``, ``fault`` and
+#: ``summit`` are templates; the finger and zone names label the fingers down, the zones and
+#: (their first two letters) the finger each hold is for.
+OVERLAY_WORDS: dict[str, str] = {
+    "status": "t {t:5.2f}s  frame {frame}  moves {moves}  fingers {fingers}  points {points}",
+    "fault": "FAULT {code} at {t:.2f}s",
+    "summit": "SUMMIT  score {score}",
+    "other_hand": "other hand",
+    "other_hand_skin": "other hand (skin)",
+    "thumb": "thumb", "index": "index", "middle": "middle", "ring": "ring", "little": "little",
+    "start": "start", "finish": "finish",
+}
+
+
+def ascii_text(text: str) -> str:
+    """``text`` without its accents: OpenCV's drawn fonts have ASCII letters only (an accented
+    letter would be drawn as "??")."""
+    import unicodedata
+
+    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+
+
 def _text(img: np.ndarray, s: str, org: tuple[int, int], scale: float, colour: tuple[int, int, int],
           thick: int = 1) -> None:
+    s = ascii_text(s)
     cv2.putText(img, s, org, cv2.FONT_HERSHEY_SIMPLEX, scale, (0, 0, 0), thick + 2, cv2.LINE_AA)
     cv2.putText(img, s, org, cv2.FONT_HERSHEY_SIMPLEX, scale, colour, thick, cv2.LINE_AA)
 
 
 def draw_route(img: np.ndarray, route: RouteObservation, colour_map: Any = None,
-               occupied: dict[str, str] | None = None, burned: set[str] | None = None) -> None:
+               occupied: dict[str, str] | None = None, burned: set[str] | None = None,
+               words: dict[str, str] | None = None) -> None:
     """Draw zones and holds in place on ``img`` (holds: ring in its colour, id and finger;
-    dashed look = not seen (placed from the route file), red cross = low confidence)."""
+    dashed look = not seen (placed from the route file), red cross = low confidence);
+    ``words``: the zone and finger names (:data:`OVERLAY_WORDS`)."""
+    w = {**OVERLAY_WORDS, **(words or {})}
     mapping = dict(colour_map.mapping) if colour_map is not None else DEFAULT_COLOUR_MAP
     scale = max(0.35, img.shape[0] / 1200)
     for name in ("start", "finish"):
@@ -44,7 +72,7 @@ def draw_route(img: np.ndarray, route: RouteObservation, colour_map: Any = None,
         if poly is not None:
             pts = np.round(poly).astype(np.int32)
             cv2.polylines(img, [pts], True, (255, 255, 255), 1, cv2.LINE_AA)
-            _text(img, name, tuple(pts.min(0) + [3, 12]), scale, (255, 255, 255))
+            _text(img, w[name], tuple(pts.min(0) + [3, 12]), scale, (255, 255, 255))
     H = route.holds
     for i, (hid, colour) in enumerate(zip(H.ids, H.colours)):
         c = tuple(int(v) for v in np.round(H.centres_px[i]))
@@ -58,7 +86,9 @@ def draw_route(img: np.ndarray, route: RouteObservation, colour_map: Any = None,
             cv2.circle(img, c, r + 5, (255, 255, 255), 2, cv2.LINE_AA)
         if H.confidence[i] < 0.5:
             cv2.drawMarker(img, c, (0, 0, 255), cv2.MARKER_TILTED_CROSS, r, 1)
-        _text(img, f"{hid} {mapping.get(colour, '?')[:2]}", (c[0] + r + 3, c[1] + 4), scale, col)
+        finger = mapping.get(colour)
+        _text(img, f"{hid} {w.get(finger, '?')[:2] if finger else '?'}", (c[0] + r + 3, c[1] + 4), scale,
+              col)
 
 
 def draw_other_hand(img: np.ndarray, fault: dict[str, Any]) -> tuple[int, int, int] | None:
@@ -73,13 +103,17 @@ def draw_other_hand(img: np.ndarray, fault: dict[str, Any]) -> tuple[int, int, i
     return x, y, r
 
 
-def annotate_frame(frame_bgr: np.ndarray, result: FrameResult, colour_map: Any = None) -> np.ndarray:
-    """A drawn copy of ``frame_bgr`` for one :class:`FrameResult` (never modified)."""
+def annotate_frame(frame_bgr: np.ndarray, result: FrameResult, colour_map: Any = None,
+                   words: dict[str, str] | None = None) -> np.ndarray:
+    """A drawn copy of ``frame_bgr`` for one :class:`FrameResult` (never modified); ``words``:
+    the overlay's words in the reader's language (keys of :data:`OVERLAY_WORDS`, English for
+    any missing)."""
+    w = {**OVERLAY_WORDS, **(words or {})}
     img = np.array(frame_bgr, copy=True)
     verdict = result.verdict or {}
     down = {t: f for f, t in zip(FINGERS, result.contacts.targets) if t is not None}
     if result.route is not None:
-        draw_route(img, result.route, colour_map, occupied=down)
+        draw_route(img, result.route, colour_map, occupied=down, words=w)
     lm = result.landmarks_px
     if lm is not None:
         pts = np.round(lm).astype(int)
@@ -97,10 +131,10 @@ def annotate_frame(frame_bgr: np.ndarray, result: FrameResult, colour_map: Any =
     scale = max(0.45, img.shape[0] / 900)
     h = img.shape[0]
     moves = verdict.get("moves", [])
-    line = f"t {result.t_s:5.2f}s  frame {result.frame_index}  moves {len(moves)}  " \
-           f"fingers {result.move_fingers}  points {result.points}"
+    line = w["status"].format(t=result.t_s, frame=result.frame_index, moves=len(moves),
+                              fingers=result.move_fingers, points=result.points)
     _text(img, line, (8, int(22 * scale / 0.6)), scale, (255, 255, 255))
-    fingers = "  ".join(f"{f}:{t}" for f, t in zip(FINGERS, result.contacts.targets) if t)
+    fingers = "  ".join(f"{w[f]}:{w.get(t, t)}" for f, t in zip(FINGERS, result.contacts.targets) if t)
     if fingers:
         _text(img, fingers, (8, int(44 * scale / 0.6)), scale * 0.9, (200, 255, 200))
     if verdict.get("result") == "fault" and verdict.get("fault"):
@@ -108,15 +142,15 @@ def annotate_frame(frame_bgr: np.ndarray, result: FrameResult, colour_map: Any =
         c = draw_other_hand(img, f)
         if c is not None:
             how = (f.get("event") or {}).get("seen_by")
-            _text(img, "other hand" + (" (skin)" if how == "skin" else ""),
+            _text(img, w["other_hand_skin" if how == "skin" else "other_hand"],
                   (max(0, c[0] - c[2]), max(12, c[1] - c[2] - 6)), scale * 0.9, (0, 0, 255))
         cv2.rectangle(img, (0, h - int(40 * scale / 0.6)), (img.shape[1], h), (0, 0, 160), -1)
-        _text(img, f"FAULT {f.get('code')} at {float(f.get('t', 0)):.2f}s", (8, h - int(12 * scale / 0.6)),
-              scale * 1.1, (255, 255, 255), 2)
+        _text(img, w["fault"].format(code=f.get("code"), t=float(f.get("t", 0))),
+              (8, h - int(12 * scale / 0.6)), scale * 1.1, (255, 255, 255), 2)
     elif verdict.get("result") == "summit":
         cv2.rectangle(img, (0, h - int(40 * scale / 0.6)), (img.shape[1], h), (0, 130, 0), -1)
-        _text(img, f"SUMMIT  score {verdict.get('score')}", (8, h - int(12 * scale / 0.6)), scale * 1.1,
-              (255, 255, 255), 2)
+        _text(img, w["summit"].format(score=verdict.get("score")), (8, h - int(12 * scale / 0.6)),
+              scale * 1.1, (255, 255, 255), 2)
     return img
 
 
@@ -130,14 +164,16 @@ class ContactSync:
     until their own contact state and verdict are known (about 1.3 s of frames), then calls
     ``write(drawn_frame)`` in order, so a fault's banner starts on its own frame, even in the
     last second of the video; ``close()`` (after the referee's ``finish()``) draws the rest. A
-    frame before the first decision is drawn with its contact state as it is.
+    frame before the first decision is drawn with its contact state as it is. ``words``: the
+    overlay's words (:func:`annotate_frame`).
     """
 
-    def __init__(self, referee: Any, write: Any) -> None:
+    def __init__(self, referee: Any, write: Any, words: dict[str, str] | None = None) -> None:
         from collections import deque
 
         self.referee = referee
         self.write = write
+        self.words = words
         self._frames: deque[tuple[np.ndarray, FrameResult]] = deque()
         self._states: list[Any] = []
 
@@ -166,4 +202,4 @@ class ContactSync:
             if judged is not None:
                 verdict, fingers, points = judged
                 res = dataclasses.replace(res, verdict=verdict, move_fingers=fingers, points=points)
-            self.write(self.referee.annotate(frame, res))
+            self.write(self.referee.annotate(frame, res, self.words))

@@ -513,12 +513,14 @@ class GrimpeReferee:
         return self.judge.verdict().to_json()
 
     # --- outputs --------------------------------------------------------------------------
-    def annotate(self, frame_bgr: np.ndarray, result: FrameResult) -> np.ndarray:
+    def annotate(self, frame_bgr: np.ndarray, result: FrameResult, words: dict[str, str] | None = None
+                 ) -> np.ndarray:
         """A copy of the frame with holds, zones, the hand, contacts, move counter and any
-        fault drawn (see :mod:`vision.annotate`). ``result`` is not changed."""
+        fault drawn (see :mod:`vision.annotate`; ``words``: its words in the reader's
+        language, English by default). ``result`` is not changed."""
         from vision.annotate import annotate_frame
 
-        return annotate_frame(frame_bgr, result, self.colour_map)
+        return annotate_frame(frame_bgr, result, self.colour_map, words)
 
     def finish(self) -> dict[str, Any]:
         """Flush the pending events and return the verdict with its evidence: the judge's JSON

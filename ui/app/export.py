@@ -99,13 +99,6 @@ _BGR = {"black": (30, 30, 30), "blue": (220, 90, 30), "green": (60, 160, 30),
         "yellow": (20, 200, 235), "red": (40, 40, 210)}
 
 
-def _ascii(text: str) -> str:
-    """``text`` without its accents (OpenCV's drawn fonts have ASCII letters only)."""
-    import unicodedata
-
-    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
-
-
 def draw_evidence(frame_bgr: np.ndarray, record: dict[str, Any], verdict: dict[str, Any] | None,
                   t_s: float, route: dict[str, Any] | None = None) -> np.ndarray:
     """A copy of a recorded frame with its sidecar evidence drawn: the holds the judge saw (in
@@ -114,13 +107,13 @@ def draw_evidence(frame_bgr: np.ndarray, record: dict[str, Any], verdict: dict[s
     words in the window's language (without accents: OpenCV draws ASCII only)."""
     import cv2
 
-    from vision.annotate import draw_other_hand
+    from vision.annotate import ascii_text, draw_other_hand
 
     def word(x: Any) -> str:
-        return _ascii(player_word(x))
+        return ascii_text(player_word(x))
 
     def kind(x: Any) -> str:
-        return _ascii(event_word(x))
+        return ascii_text(event_word(x))
 
     out = np.array(frame_bgr, copy=True)
     colours = {str(h.get("id")): h.get("colour") for h in (route or {}).get("holds", [])}
@@ -156,7 +149,7 @@ def draw_evidence(frame_bgr: np.ndarray, record: dict[str, Any], verdict: dict[s
     fault = (verdict or {}).get("fault")
     if fault and t_s + 1e-6 >= float(fault.get("t", 0.0)):
         cv2.rectangle(out, (0, h - 36), (w, h), (0, 0, 200), -1)
-        banner = _ascii(tr("export.fault_banner", code=fault.get("code"), t=float(fault.get("t", 0))))
+        banner = ascii_text(tr("export.fault_banner", code=fault.get("code"), t=float(fault.get("t", 0))))
         cv2.putText(out, banner,
                     (10, h - 11), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (255, 255, 255), 2, cv2.LINE_AA)
         draw_other_hand(out, fault)  # where the other hand touched, when the event says

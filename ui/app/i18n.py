@@ -11,8 +11,8 @@ from __future__ import annotations
 import locale
 import os
 
-__all__ = ["LANGUAGES", "MESSAGES", "default_language", "event_word", "language", "player_word",
-           "set_language", "tr"]
+__all__ = ["LANGUAGES", "MESSAGES", "default_language", "event_word", "language", "overlay_words",
+           "player_word", "set_language", "tr"]
 
 LANGUAGES: tuple[str, ...] = ("fr", "en")
 
@@ -166,6 +166,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "review.hand_right": ("droite", "right"),
     "review.event_confidence": ("    certitude {c:.2f}", "    confidence {c:.2f}"),
     "export.fault_banner": ("FAUTE {code} à {t:.2f} s", "FAULT {code} @ {t:.2f} s"),
+    # the words drawn on the judged video (live view, judge-video's annotated video; OpenCV
+    # draws them without accents): see overlay_words
+    "overlay.status": ("t {t:5.2f}s  image {frame}  mouvements {moves}  doigts {fingers}  points {points}",
+                       "t {t:5.2f}s  frame {frame}  moves {moves}  fingers {fingers}  points {points}"),
+    "overlay.fault": ("FAUTE {code} ({t:.2f}s)", "FAULT {code} at {t:.2f}s"),
+    "overlay.summit": ("SOMMET  score {score}", "SUMMIT  score {score}"),
+    "overlay.other_hand": ("autre main", "other hand"),
+    "overlay.other_hand_skin": ("autre main (peau)", "other hand (skin)"),
     "review.event.down": ("pose", "down"),
     "review.event.up": ("lâche", "up"),
     "review.event.card_moved": ("carte bougée", "card moved"),
@@ -317,3 +325,20 @@ def event_word(kind: object) -> str:
     msgid = f"review.event.{kind}"
     text = tr(msgid)
     return str(kind) if text == msgid else text
+
+
+def overlay_words(lang: str | None = None) -> dict[str, str]:
+    """The words drawn on the judged video (the keys of :data:`vision.annotate.OVERLAY_WORDS`:
+    the status line, fault and summit banners, the other hand, the fingers and zones) in
+    ``lang`` (None: the current language), without changing the current language."""
+    from games.grimpe.climb import PLAYER_WORDS
+
+    lang = lang or _current
+    if lang not in LANGUAGES:
+        raise ValueError(f"language must be one of {LANGUAGES}, not {lang!r}")
+    k = 0 if lang == "fr" else 1
+    words = {key: MESSAGES[f"overlay.{key}"][k]
+             for key in ("status", "fault", "summit", "other_hand", "other_hand_skin")}
+    names = PLAYER_WORDS.get(lang, {})
+    words.update({w: names.get(w, w) for w in ("thumb", "index", "middle", "ring", "little", "start", "finish")})
+    return words

@@ -186,7 +186,9 @@ class LiveReferee:
         if self.judging and rf.raw is not None:
             # the video judge draws everything itself: holds by finger, burned holds, zones,
             # contacts, the move counter and the fault banner
-            return self._ref.annotate(frame_bgr, rf.raw)
+            from ui.app.i18n import overlay_words
+
+            return self._ref.annotate(frame_bgr, rf.raw, overlay_words())
         if rf.hands is not None:
             from vision.hands import annotate
 
