@@ -13,7 +13,8 @@ climb on 2 cores instead of 50), so nothing renders while the speed is measured.
 - contact events: precision, recall and F1 at 0.2 s (finger, target and type must match),
   then why the others were not matched (:func:`event_errors`: found but late or early, another
   finger or target, missed, extra) and the F1 if every late or early one had been on time;
-- verdicts: result, fault code and score exactly right, per climb, with the misses listed;
+- verdicts: result, fault code and score exactly right, per climb, with the misses listed
+  (each climb's verdict and events are kept in its folder, :data:`VERDICT_FILE`);
 - real footage: frames of the shared video in which MediaPipe (our tracker) finds a hand;
 - speed: frames/s of the whole referee (decoding included) and of a bare MediaPipe loop over
   the same frames, on every rendered size (640x480 and 1280x720 when rendered), and the ratio.
@@ -493,6 +494,8 @@ CLIMBS: tuple[tuple[str, str], ...] = (
     ("no_contact", "top"), ("bad_start", "oblique"),
 )
 TOL_S = 0.2
+#: written into each climb's folder by the benchmark: the referee's verdict and events
+VERDICT_FILE = "referee_verdict.json"
 
 
 def render(seed: int, camera: str, script: str, out: Path, *, size: tuple[int, int] = (640, 480),
@@ -888,6 +891,9 @@ def main(argv: list[str] | None = None) -> int:
             continue
         r = judge_clip(f)
         gt, v = r["gt"], r["verdict"]
+        # the referee's verdict with its events kept beside the scene, for a later look at the
+        # misses without judging again (what judge-video --json prints)
+        (f / VERDICT_FILE).write_text(json.dumps(v, indent=1), encoding="utf-8")
         truth = [e for e in gt["events"] if e["type"] in ("down", "up")]
         pred = [e for e in v["events"] if e["type"] in ("down", "up")]
         m = match_events(pred, truth)
