@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from games.grimpe.cards import COLOURS, FINGERS, ColourMap
 from games.grimpe.climb import (
+    DOUBT_LEVEL,
     FAULT_CODES,
     POINTS,
     ClimbEvent,
@@ -19,6 +20,7 @@ from games.grimpe.climb import (
     RouteHolds,
     Verdict,
     detail_text,
+    doubtful_events,
     format_verdict,
     judge_events,
     parse_events,
@@ -537,3 +539,24 @@ def test_french_names_after_an_article_are_elided():
         "index posé dans 3a, où est déjà l'auriculaire"
     assert detail_text("ring put into yellow hold 3a (yellow is for the thumb finger)", "fr").endswith(
         "(le jaune est pour le pouce)")
+
+
+def test_the_events_a_verdict_rests_on_seen_with_little_confidence_are_to_check():
+    events = [{"t": 0.5, "type": "down", "finger": "thumb", "target": "start", "confidence": 0.9},
+              {"t": 1.0, "type": "down", "finger": "ring", "target": "y1", "confidence": 0.3},
+              {"t": 1.5, "type": "up", "finger": "thumb", "confidence": 0.45},
+              {"t": 2.0, "type": "down", "finger": "middle", "target": "g1"},  # typed by a person
+              {"t": 2.5, "type": "card_moved", "card": 1, "confidence": 0.2},
+              {"t": 3.0, "type": "down", "finger": "index", "target": "b1", "confidence": 0.1}]
+    faulty = {"result": "fault", "fault": {"code": "card_moved", "t": 2.5}, "t_summit": None}
+    got = doubtful_events(events, faulty)
+    # up to the fault (included), below the level, never one without a confidence
+    assert [e["t"] for e in got] == [1.0, 1.5, 2.5]
+    assert got[0] == events[1] and got[0] is not events[1]
+    assert [e["t"] for e in doubtful_events(events, {"result": "incomplete"})] == [1.0, 1.5, 2.5, 3.0]
+    assert [e["t"] for e in doubtful_events(events, {"result": "summit", "t_summit": 1.5})] == [1.0, 1.5]
+    assert [e["t"] for e in doubtful_events(events, faulty, level=0.4)] == [1.0, 2.5]
+    assert DOUBT_LEVEL == 0.5 and doubtful_events(events[:1], faulty) == []
+    # a Verdict works as its JSON does
+    v = judge(WORKED)
+    assert doubtful_events(events, v) == doubtful_events(events, v.to_json())

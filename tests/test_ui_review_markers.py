@@ -184,3 +184,26 @@ def test_the_judged_videos_words_follow_the_language() -> None:
     assert fr["little"] == "auriculaire" and fr["start"] == "départ" and fr["summit"].startswith("SOMMET")
     with pytest.raises(ValueError):
         i18n.overlay_words("de")
+
+
+@pytest.mark.parametrize(("lang", "text"), [("fr", "à vérifier : pose majeur → 3a (certitude 0.35)"),
+                                            ("en", "to check: down middle 3a (confidence 0.35)")])
+def test_events_seen_with_little_confidence_are_marked_to_check(lang: str, text: str) -> None:
+    """A placement the verdict rests on that the referee saw with little confidence gets its
+    own marker (the timeline's purple), up to the fault; none after it, none when sure."""
+    events = [{"t": 0.5, "type": "down", "finger": "ring", "target": "start", "confidence": 0.9},
+              {"t": 1.2, "type": "down", "finger": "middle", "target": "3a", "confidence": 0.35},
+              {"t": 2.0, "type": "down", "finger": "index", "target": "4a", "confidence": 0.2}]
+    verdict = {"result": "fault", "score": 0, "moves": [],
+               "fault": {"code": "wrong_finger", "t": 1.2, "detail": ""}}
+    rec = Recording(None, None, events, verdict, times_s=[i / 30 for i in range(90)])
+    before = i18n.language()
+    i18n.set_language(lang)
+    try:
+        checks = [m for m in rec.markers() if m.kind == "check"]
+    finally:
+        i18n.set_language(before)
+    assert [(m.label, m.frame) for m in checks] == [(text, 36)]
+    from ui.app.widgets import Timeline
+
+    assert "check" in Timeline.COLOURS

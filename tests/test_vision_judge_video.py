@@ -101,6 +101,11 @@ def test_verdict_is_the_judges_verdict_on_the_events(judged):
     assert again["fault"] == verdict["fault"] or (
         again["fault"]["code"] == verdict["fault"]["code"] and verdict["fault"]["frame"] is not None)
     assert results[-1].verdict["result"] in ("summit", "fault", "incomplete")
+    # the events it rests on seen with little confidence, listed for a person to check
+    from games.grimpe.climb import DOUBT_LEVEL, doubtful_events
+
+    assert verdict["to_check"] == doubtful_events(verdict["events"], verdict)
+    assert all(e["confidence"] < DOUBT_LEVEL and e in verdict["events"] for e in verdict["to_check"])
 
 
 def test_cli_writes_events_and_annotated_video(tmp_path, capsys, monkeypatch):
@@ -141,11 +146,15 @@ def test_text_verdict_in_french_and_english(judged):
     assert ("SOMMET" in fr) == (verdict["result"] == "summit")
     downs = [e for e in verdict["events"] if e["type"] == "down"]
     assert downs
-    # one line per event seen (a reordering's own line may name a down again)
+    # one line per event seen (a reordering's own line may name a down again), then the
+    # events to check again
     def seen(text: str, word: str) -> int:
-        return sum(1 for line in text.splitlines() if re.match(rf"\s+\d+\.\d+ s .* {word} ", line))
+        return sum(1 for line in text.split("\nÀ vérifier")[0].split("\nTo check")[0].splitlines()
+                   if re.match(rf"\s+\d+\.\d+ s .* {word} ", line))
 
     assert seen(fr, "pose") == len(downs) and seen(en, "down") == len(downs)
+    doubts = verdict["to_check"]
+    assert ("À vérifier sur le replay" in fr) == ("To check in the replay" in en) == bool(doubts)
     assert "Voie : " in fr and "Route: " in en
     # the route detector's notes read in French too (each one it wrote is known)
     from ui.grimpe_video import _note
@@ -257,7 +266,7 @@ def test_annotated_frames_show_the_contacts_decided_for_them():
     with VideoReader(CLIP / "video.mp4") as vr:
         ref = GrimpeReferee(route, fps=vr.fps)
         assert max(ref.contacts.lookahead) >= 2
-        ref.annotate = lambda frame, res: (drawn.append((res.frame_index, res.contacts.frame_index)), frame)[1]
+        ref.annotate = lambda frame, res, words=None: (drawn.append((res.frame_index, res.contacts.frame_index)), frame)[1]
         sync = ContactSync(ref, lambda img: None)
         lag = []
 

@@ -193,7 +193,8 @@ def judge_video(args: argparse.Namespace) -> int:
 #: The text output's own words (the verdict's are :func:`games.grimpe.climb.format_verdict`'s).
 _WORDS: dict[str, dict[str, str]] = {
     "en": {
-        "events": "Events seen:", "frame": "frame", "card": "card", "confidence": "confidence",
+        "events": "Events seen:", "frame": "frame", "card_moved": "card {card} moved",
+        "confidence": "confidence",
         "none": "none",
         "order": "  order: {moved} (seen at {t_seen:.2f} s) judged before {before} ({t:.2f} s): "
                  "closer than the timing uncertainty, and the other order would be {fault}",
@@ -201,9 +202,11 @@ _WORDS: dict[str, dict[str, str]] = {
                         "closer than the timing uncertainty, and the other order would count "
                         "{lost} points fewer (the doubt goes to the climber)",
         "route": "Route: {seen}/{n} holds seen; flagged: {flagged}", "note": "  note: {text}",
+        "to_check": "To check in the replay (seen with a confidence below {level}):",
     },
     "fr": {
-        "events": "Événements vus :", "frame": "image", "card": "carte", "confidence": "confiance",
+        "events": "Événements vus :", "frame": "image", "card_moved": "carte {card} bougée",
+        "confidence": "confiance",
         "none": "aucune",
         "order": "  ordre : {moved} (vu à {t_seen:.2f} s) jugé avant {before} ({t:.2f} s) : "
                  "plus proches que l'incertitude sur les temps, et l'autre ordre donnerait {fault}",
@@ -211,6 +214,7 @@ _WORDS: dict[str, dict[str, str]] = {
                         "plus proches que l'incertitude sur les temps, et l'autre ordre compterait "
                         "{lost} points de moins (le doute profite au grimpeur)",
         "route": "Voie : {seen}/{n} prises vues ; signalées : {flagged}", "note": "  remarque : {text}",
+        "to_check": "À vérifier sur le replay (vu avec une confiance sous {level}) :",
     },
 }
 _EVENT_WORDS = {"fr": {"down": "pose", "up": "lâche", "card_moved": "carte bougée",
@@ -255,7 +259,7 @@ def _note(text: str, lang: str) -> str:
 
 
 def _text(verdict: dict[str, Any], lang: str = "en") -> str:
-    from games.grimpe.climb import PLAYER_WORDS, Verdict, format_verdict
+    from games.grimpe.climb import DOUBT_LEVEL, PLAYER_WORDS, Verdict, format_verdict
 
     w = _WORDS.get(lang, _WORDS["en"])
     ew = {**_EVENT_WORDS.get(lang, {}), **PLAYER_WORDS.get(lang, {})}
@@ -266,13 +270,17 @@ def _text(verdict: dict[str, Any], lang: str = "en") -> str:
     def name(ev: dict[str, Any]) -> str:
         return " ".join(word(ev[k]) for k in ("type", "finger") if ev.get(k))
 
+    def line(ev: dict[str, Any]) -> str:
+        if ev.get("type") == "card_moved":
+            what = w["card_moved"].format(card=ev.get("card", "?"))
+        else:
+            what = name(ev) + (f" → {word(ev['target'])}" if "target" in ev else "")
+        return (f"  {ev['t']:6.2f} s  {w['frame']} {ev.get('frame', '?'):>5}  {what}"
+                f"  ({w['confidence']} {ev.get('confidence', 1.0):.2f})")
+
     core = {k: verdict[k] for k in ("result", "score", "moves", "fault", "warnings", "t_summit")}
     lines = [format_verdict(Verdict.from_json(core), lang), "", w["events"]]
-    for ev in verdict["events"]:
-        what = name(ev) + (f" → {word(ev['target'])}" if "target" in ev else "") + (
-            f" {w['card']} {ev['card']}" if "card" in ev else "")
-        lines.append(f"  {ev['t']:6.2f} s  {w['frame']} {ev.get('frame', '?'):>5}  {what}"
-                     f"  ({w['confidence']} {ev.get('confidence', 1.0):.2f})")
+    lines += [line(ev) for ev in verdict["events"]]
     for sw in verdict.get("reordered", []):
         mv, before = sw["moved"], sw["before"]
         if sw.get("fault_avoided"):
@@ -283,6 +291,9 @@ def _text(verdict: dict[str, Any], lang: str = "en") -> str:
             lines.append(w["order_points"].format(moved=name(mv), t_seen=mv["t_seen"],
                                                   before=name(before), t=before["t"],
                                                   lost=swapped - seen))
+    if verdict.get("to_check"):
+        lines.append(w["to_check"].format(level=DOUBT_LEVEL))
+        lines += [line(ev) for ev in verdict["to_check"]]
     r = verdict.get("route")
     if r:
         seen = sum(h["seen"] for h in r["holds"])

@@ -42,6 +42,7 @@ from typing import Any
 
 import numpy as np
 
+from games.grimpe.climb import doubtful_events
 from vision.arbiter import EventArbiter
 from vision.camera import camera_centre_from_homography
 from vision.card_motion import CardMotionDetector
@@ -526,8 +527,9 @@ class GrimpeReferee:
         """Flush the pending events and return the verdict with its evidence: the judge's JSON
         (``result``, ``score``, ``moves``, ``fault``, ``warnings``) plus ``events`` (with frame
         and confidence), ``reordered`` (pairs of events fed in another order than seen, each
-        with why: :class:`vision.arbiter.EventArbiter`), ``view`` (when an oblique camera was judged in
-        the table view), ``fault_frame``, ``route`` (holds seen, flagged, problems; whether it was
+        with why: :class:`vision.arbiter.EventArbiter`), ``to_check`` (the events it rests on seen
+        with a confidence below :data:`games.grimpe.climb.DOUBT_LEVEL`), ``view`` (when an
+        oblique camera was judged in the table view), ``fault_frame``, ``route`` (holds seen, flagged, problems; whether it was
         found late, the holds seen later, whether the video was judged again) and
         ``frames`` (seen, processed, with a hand)."""
         # the last frames' contacts were waiting for frames ahead that will not come
@@ -540,6 +542,9 @@ class GrimpeReferee:
         v["events"] = list(self.events)
         # two events closer than their timing uncertainty fed in the order that makes no fault
         v["reordered"] = [] if self.arbiter is None else list(self.arbiter.reordered)
+        # the events the verdict rests on that were seen with little confidence: for a person
+        # to check in the replay
+        v["to_check"] = doubtful_events(v["events"], v)
         if self.view is not None:
             v["view"] = {"px_per_mm": round(self.view.px_per_mm, 3), "size": list(self.view.size_wh)}
         v["frames"] = {"seen": self._frames_seen, "processed": self._frames_processed,

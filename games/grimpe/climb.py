@@ -58,6 +58,7 @@ from typing import Any
 from games.grimpe.cards import COLOURS, FINGERS, ColourMap
 
 __all__ = [
+    "DOUBT_LEVEL",
     "EVENT_TYPES",
     "FAULT_CODES",
     "PLAYER_WORDS",
@@ -75,6 +76,7 @@ __all__ = [
     "RouteHolds",
     "Verdict",
     "detail_text",
+    "doubtful_events",
     "format_verdict",
     "judge_events",
     "load_events",
@@ -820,6 +822,33 @@ def judge_events(
 ) -> Verdict:
     """Judge a whole attempt (see :class:`ClimbJudge`)."""
     return ClimbJudge(route, colour_map).feed_all(events)
+
+
+#: An event the video referee gives a confidence below this is listed for a person to check
+#: (:func:`doubtful_events`): its own evidence says "more likely not" (a placement put back
+#: from a finger's lift where the contact classifier had missed it is such a guess).
+DOUBT_LEVEL = 0.5
+
+
+def doubtful_events(events: Iterable[Mapping[str, Any]], verdict: Verdict | Mapping[str, Any],
+                    level: float = DOUBT_LEVEL) -> list[dict[str, Any]]:
+    """The events a verdict rests on that were seen with a ``confidence`` (an evidence key
+    the video referee writes) below ``level``: every event up to the end of the attempt (its
+    fault, else its summit; all of them when it is incomplete), in time order, each a copy.
+    An event without a confidence (typed or imported by a person) is never doubtful."""
+    v = verdict.to_json() if isinstance(verdict, Verdict) else verdict
+    fault = v.get("fault")
+    end = fault.get("t") if fault else v.get("t_summit")
+    out = []
+    for ev in events:
+        c = ev.get("confidence")
+        if c is None or ev.get("type") not in EVENT_TYPES:
+            continue
+        if end is not None and float(ev["t"]) > float(end) + _TIME_TOL_S:
+            continue
+        if float(c) < level:
+            out.append(dict(ev))
+    return sorted(out, key=lambda e: float(e["t"]))
 
 
 # --- text -------------------------------------------------------------------------------------

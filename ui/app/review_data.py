@@ -136,25 +136,33 @@ class Recording:
         return self.times_s[frame] if 0 <= frame < len(self.times_s) else 0.0
 
     def markers(self, verdict: dict[str, Any] | None = None) -> list[Marker]:
-        """Moves (at their end), the fault, every down/other event, and the orders the
+        """Moves (at their end), the fault, every down/other event, the events the verdict
+        rests on seen with little confidence (``check``), and the orders the
         automatic judge chose for events closer than their timing uncertainty (from the
         recording's own verdict: the events file keeps them), in time order."""
         v = verdict if verdict is not None else self.verdict
         out: list[Marker] = []
-        from games.grimpe.climb import detail_text
+        from games.grimpe.climb import detail_text, doubtful_events
         from ui.app.i18n import event_word, language, player_word, tr
 
-        for e in self.events:
+        def event_label(e: dict[str, Any]) -> str:
             kind = str(e.get("type"))
-            if kind == "up":
-                continue
             msgid = "marker." + kind
             label = tr(msgid, finger=player_word(e.get("finger") or ""),
                        target=player_word(e.get("target") or ""),
                        card=e.get("card") or "")
             if label == msgid:  # an event kind without a message: as written
                 label = f"{kind} {e.get('finger') or ''} {e.get('target') or e.get('card') or ''}"
-            out.append(Marker(float(e["t"]), self.frame_at(float(e["t"])), "event", label.strip()))
+            return label.strip()
+
+        for e in self.events:
+            if str(e.get("type")) != "up":
+                out.append(Marker(float(e["t"]), self.frame_at(float(e["t"])), "event", event_label(e)))
+        # the events the verdict rests on that the referee saw with little confidence
+        for e in doubtful_events(self.events, v or {}):
+            t = float(e["t"])
+            out.append(Marker(t, self.frame_at(t), "check",
+                              tr("marker.check", what=event_label(e), c=float(e["confidence"]))))
 
         def name(ev: dict[str, Any]) -> str:
             return f"{event_word(ev.get('type'))} {player_word(ev.get('finger') or '')}".strip()

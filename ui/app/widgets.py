@@ -272,11 +272,11 @@ class ScoreChart(QWidget):
 
 class Timeline(QWidget):
     """A bar for the whole recording with markers (moves blue, fault red, events grey, orders
-    chosen by the automatic judge orange) and the current frame; clicking seeks
+    chosen by the automatic judge orange, events to check purple) and the current frame; clicking seeks
     (``on_seek(frame)``)."""
 
     COLOURS = {"move": QColor(40, 110, 230), "fault": QColor(220, 30, 30), "event": QColor(120, 120, 120),
-               "order": QColor(240, 140, 0)}
+               "order": QColor(240, 140, 0), "check": QColor(160, 60, 210)}
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
