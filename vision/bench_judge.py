@@ -14,7 +14,10 @@ climb on 2 cores instead of 50), so nothing renders while the speed is measured.
   then why the others were not matched (:func:`event_errors`: found but late or early, another
   finger or target, missed, extra) and the F1 if every late or early one had been on time;
 - verdicts: result, fault code and score exactly right, per climb, with the misses listed
-  (each climb's verdict and events are kept in its folder, :data:`VERDICT_FILE`);
+  (each climb's verdict and events are kept in its folder, :data:`VERDICT_FILE`); on how
+  many wrong and right verdicts the referee listed events to check (seen with a confidence
+  below :data:`games.grimpe.climb.DOUBT_LEVEL`), and how many of the contact events below
+  and above that level were true;
 - real footage: frames of the shared video in which MediaPipe (our tracker) finds a hand;
 - speed: frames/s of the whole referee (decoding included) and of a bare MediaPipe loop over
   the same frames, on every rendered size (640x480 and 1280x720 when rendered), and the ratio.
@@ -486,6 +489,7 @@ from typing import Any
 
 import numpy as np
 
+from games.grimpe.climb import DOUBT_LEVEL
 from vision.landmarks import FINGER_JOINTS
 
 CLIMBS: tuple[tuple[str, str], ...] = (
@@ -883,6 +887,10 @@ def main(argv: list[str] | None = None) -> int:
     # and climbs without one where one was reported
     others = {k: {"truth": 0, "found": 0, "false": 0, "skin": 0} for k in ("other_hand", "card_moved")}
     by_folded = {False: [0, 0], True: [0, 0]}  # climbs, verdicts right
+    # verdicts right / wrong: climbs, climbs with an event to check (games.grimpe.climb.
+    # doubtful_events); the contact events below / at or above the doubt level: seen, true
+    to_check = {True: [0, 0], False: [0, 0]}
+    by_conf = {True: [0, 0], False: [0, 0]}
     routes: list[dict[str, Any]] = []
     for job in climb_jobs:
         s, cam, script = job[:3]
@@ -915,6 +923,12 @@ def main(argv: list[str] | None = None) -> int:
         ok = verdict_right(v, exp)
         right += ok
         routes.append(route_in_climb(gt, v))
+        to_check[ok][0] += 1
+        to_check[ok][1] += bool(v.get("to_check"))
+        for low in (True, False):
+            some = [e for e in pred if (e.get("confidence", 1.0) < DOUBT_LEVEL) == low]
+            by_conf[low][0] += len(some)
+            by_conf[low][1] += match_events(some, truth)
         folded = bool(folded_placements(gt))
         by_folded[folded][0] += 1
         by_folded[folded][1] += ok
@@ -939,6 +953,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {kind}: reported on {row['found']}/{row['truth']} climbs that have one{how}; on "
               f"{row['false']} of the {n_clips - row['truth']} that have none")
     print(f"  verdicts exactly right (result, fault code, score): {right}/{n_clips}")
+    print(f"  events to check (confidence below {DOUBT_LEVEL}): listed on {to_check[False][1]} of the "
+          f"{to_check[False][0]} wrong verdicts and on {to_check[True][1]} of the {to_check[True][0]} right "
+          f"ones; contact events below it {by_conf[True][1]}/{by_conf[True][0]} true, at or above it "
+          f"{by_conf[False][1]}/{by_conf[False][0]}")
     if routes:
         seen_mm = np.array([e for r in routes for e in r["seen_mm"]])
         placed_mm = np.array([e for r in routes for e in r["placed_mm"]])
