@@ -1376,12 +1376,15 @@ class RouteDetector:
         """After the route is found (:attr:`done`) with holds placed from the route file
         (hidden by the hand on the first frames): every ``spacing`` frames, complete a copy of
         the reference where the hand has uncovered the table since, and search it for rings
-        within ``reach`` radii of where the route's map puts each such hold (wide: a map fitted
-        on part of the route may be far off there), or ``trusted_reach`` radii once the route
-        sees at least half of its holds (the map is then trusted, as :meth:`_through` trusts
-        it: its placed holds were a median 0.87 mm off, p95 4.35 mm, on 99 bench climbs; 4
-        radii is 26 mm). The narrower search (2026-12-05, session 31): the whole referee 1.72
-        -> 1.46 s on a 4.8 s 640x480 clip (seed 18700, median of 3; 1.53 s with 2.5 radii);
+        within ``trusted_reach`` radii of where the route's map puts each such hold once the
+        route sees at least half of its holds (the map is then trusted, as :meth:`_through`
+        trusts it: its placed holds were a median 0.87 mm off, p95 4.35 mm, on 99 bench
+        climbs; 4 radii is 26 mm). Before, the whole of it is searched and the route fitted
+        again on all its rings (2026-12-05, session 33: near where a map fitted on 3 holds
+        put the others, ~50 mm off, a ring 8 radii away was another hold's, and the route was
+        judged 5 cm off; ``reach`` bounds only which uncovered holds call for a look). The
+        narrower search (2026-12-05, session 31): the whole referee 1.72 -> 1.46 s on a 4.8 s
+        640x480 clip (seed 18700, median of 3; 1.53 s with 2.5 radii);
         on the 99 climbs of seeds 18500-18598 the same verdicts, events and hold figures on
         every climb with 4 or 2.5 radii as with 8. A route that then sees more holds is kept
         in :attr:`refined` (and returned); the route found stays :attr:`observation` (the
@@ -1414,12 +1417,19 @@ class RouteDetector:
         if not todo:
             return None
         exclude = None if self.refined_valid.all() else ~self.refined_valid
-        new = detect_rings_near(self.refined_bgr, base.holds.centres_px[todo], base.holds.radii_px[todo],
-                                self.scene, self.colour_model, exclude_mask=exclude, reach=reach)
-        new = _not_among(_suppress_duplicates(new), self._refined_rings)
-        if not new:
-            return None
-        rings = self._refined_rings + new
+        if not _map_trusted(base.holds.detected.sum(), len(base.holds.detected)):
+            # a map fitted on a few holds may be far off everywhere else (a route seen
+            # through 3 holds put the others ~50 mm off, and a ring found near where it put
+            # one was another hold's): the whole uncovered reference is searched again and
+            # the route fitted anew on every ring it holds
+            rings, _, _ = detect_rings_scene(self.refined_bgr, exclude_mask=exclude)
+        else:
+            new = detect_rings_near(self.refined_bgr, base.holds.centres_px[todo], base.holds.radii_px[todo],
+                                    self.scene, self.colour_model, exclude_mask=exclude, reach=reach)
+            new = _not_among(_suppress_duplicates(new), self._refined_rings)
+            if not new:
+                return None
+            rings = self._refined_rings + new
         obs = self._through(rings, frame_index, self.colour_model, self.refined_bgr, self.refined_valid)
         if obs is None or obs.holds.detected.sum() <= base.holds.detected.sum():
             return None
