@@ -151,6 +151,17 @@ def test_detector_keeps_looking_while_the_hand_hides_the_route():
     assert early.update(frame, 4, None) is not None and early.found_try == 2 and not early.found_late
 
 
+def _hand_over(frame: np.ndarray, centres_px: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A hand's mask over these holds (discs of 30 px) and the frame with it painted skin."""
+    hand = np.zeros(frame.shape[:2], bool)
+    yy, xx = np.mgrid[:frame.shape[0], :frame.shape[1]]
+    for c in centres_px:
+        hand |= (xx - c[0]) ** 2 + (yy - c[1]) ** 2 < 30 ** 2
+    masked = frame.copy()
+    masked[hand] = (90, 140, 200)
+    return hand, masked
+
+
 def test_holds_hidden_at_the_start_are_seen_later_where_they_are():
     """Holds the hand hid while the route was found are placed from the route's map, which a
     map fitted on part of a tilted route can put far off (here moved 3 radii, as the map of a
@@ -162,12 +173,7 @@ def test_holds_hidden_at_the_start_are_seen_later_where_they_are():
     card = holds[0]["card"]
     hidden = [k for k, h in enumerate(holds) if h["card"] == card]
     assert 0 < len(hidden) < len(holds) / 2
-    hand = np.zeros(frame.shape[:2], bool)
-    yy, xx = np.mgrid[:frame.shape[0], :frame.shape[1]]
-    for k in hidden:
-        hand |= (xx - truth_px[k, 0]) ** 2 + (yy - truth_px[k, 1]) ** 2 < 30 ** 2
-    masked = frame.copy()
-    masked[hand] = (90, 140, 200)
+    hand, masked = _hand_over(frame, truth_px[hidden])
     det = RouteDetector(gt["route"], max_tries=1)
     obs = det.update(masked, 0, hand)
     assert det.done and not obs.holds.detected[hidden].any()
@@ -201,12 +207,7 @@ def test_a_route_seen_through_few_holds_is_fitted_again_on_every_ring_uncovered(
     shown = [0, 1, 2]
     hidden = [k for k in range(len(holds)) if k not in shown]
     assert 2 * len(shown) < len(holds) and len(hidden) >= 4
-    hand = np.zeros(frame.shape[:2], bool)
-    yy, xx = np.mgrid[:frame.shape[0], :frame.shape[1]]
-    for k in hidden:
-        hand |= (xx - truth_px[k, 0]) ** 2 + (yy - truth_px[k, 1]) ** 2 < 30 ** 2
-    masked = frame.copy()
-    masked[hand] = (90, 140, 200)
+    hand, masked = _hand_over(frame, truth_px[hidden])
     det = RouteDetector(gt["route"], max_tries=1)
     obs = det.update(masked, 0, hand)
     assert det.done and obs is not None and not obs.holds.detected[hidden].any()

@@ -474,6 +474,22 @@ other_hand 11/11, none on the 88 others; card_moved 9/11, none on the 88 others;
 4/11, wrong_finger top 9/11, oblique 7/11, used_hold 8/11, card_moved 9/11, other_hand 11/11,
 no_contact 10/11, bad_start 8/11. Speed, medians of 3: 91.4 frames/s at 640x480 (ratio 0.94),
 84.7 at 1280x720 (0.98).
+
+Session 33 (2026-12-05): the same contact stage; the events to check and each climb's
+:data:`VERDICT_FILE` new. Seeds 18900-18998 (``--hd-seed 18999``), rendered and run once:
+holds with the route file precision and recall 1.0000; ring detector alone precision and
+recall 0.9962, colour 1.0000; centre 0.24 px (0.21 mm). Events F1 0.875 (P 0.864, R 0.886;
+0.925 on time); other_hand 10/11, card_moved 11/11, neither on the 88 others; verdicts 74/99
+(75 %): top 44/55, oblique 30/44; clean top 11/11, clean oblique 7/11, wrong_finger top 7/11,
+oblique 6/11, used_hold 9/11, card_moved 9/11, other_hand 9/11, no_contact 8/11, bad_start
+8/11; result and score right (the code aside) 91/99. Events to check listed on 10 of the 25
+wrong verdicts and 12 of the 74 right ones; contact events below the level 14/29 true, above
+809/923. Speed 58.1 frames/s at 640x480 (0.94), 48.9 at 1280x720 (0.90), on a slower machine
+(bare MediaPipe on every frame 31.9). Climb 18974's route was judged 5 cm off (fitted on 3
+holds, then another hold's ring taken for one): with the full search of
+:meth:`vision.route_detect.RouteDetector.refine` while the map is untrusted, run again (not
+held out), that route is right (17 mm at most instead of 52), its verdict still wrong, the
+98 others unchanged; F1 0.877.
 """
 
 from __future__ import annotations
