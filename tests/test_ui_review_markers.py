@@ -186,13 +186,15 @@ def test_the_judged_videos_words_follow_the_language() -> None:
         i18n.overlay_words("de")
 
 
-@pytest.mark.parametrize(("lang", "text"), [("fr", "à vérifier : pose majeur → 3a (certitude 0.35)"),
-                                            ("en", "to check: down middle 3a (confidence 0.35)")])
-def test_events_seen_with_little_confidence_are_marked_to_check(lang: str, text: str) -> None:
+@pytest.mark.parametrize(("lang", "text", "up"), [
+    ("fr", "à vérifier : pose majeur → 3a (certitude 0.35)", "à vérifier : lâche annulaire (certitude 0.40)"),
+    ("en", "to check: down middle 3a (confidence 0.35)", "to check: up ring (confidence 0.40)")])
+def test_events_seen_with_little_confidence_are_marked_to_check(lang: str, text: str, up: str) -> None:
     """A placement the verdict rests on that the referee saw with little confidence gets its
     own marker (the timeline's purple), up to the fault; none after it, none when sure."""
     events = [{"t": 0.5, "type": "down", "finger": "ring", "target": "start", "confidence": 0.9},
               {"t": 1.2, "type": "down", "finger": "middle", "target": "3a", "confidence": 0.35},
+              {"t": 1.2, "type": "up", "finger": "ring", "confidence": 0.4},
               {"t": 2.0, "type": "down", "finger": "index", "target": "4a", "confidence": 0.2}]
     verdict = {"result": "fault", "score": 0, "moves": [],
                "fault": {"code": "wrong_finger", "t": 1.2, "detail": ""}}
@@ -203,7 +205,9 @@ def test_events_seen_with_little_confidence_are_marked_to_check(lang: str, text:
         checks = [m for m in rec.markers() if m.kind == "check"]
     finally:
         i18n.set_language(before)
-    assert [(m.label, m.frame) for m in checks] == [(text, 36)]
+    assert sorted((m.label, m.frame) for m in checks) == sorted([(text, 36), (up, 36)])
+    # an up is not an event marker of its own (only a mark to check)
+    assert [m.t_s for m in rec.markers() if m.kind == "event"] == [0.5, 1.2, 2.0]
     from ui.app.widgets import Timeline
 
     assert "check" in Timeline.COLOURS

@@ -113,6 +113,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "marker.down": ("pose {finger} → {target}", "down {finger} {target}"),
     "marker.card_moved": ("carte {card} bougée", "card_moved {card}"),
     "marker.other_hand": ("autre main", "other_hand"),
+    "marker.up": ("lâche {finger}", "up {finger}"),
     "marker.check": ("à vérifier : {what} (certitude {c:.2f})", "to check: {what} (confidence {c:.2f})"),
     "marker.move": ("mouvement {i} : {fingers} doigts, {points} pts", "move {i}: {fingers} fingers, {points} pts"),
     "marker.order_fault": ("ordre : {moved} jugé avant {before} (trop proches pour les ordonner ; "
