@@ -4,6 +4,7 @@ and the database checked, and a screenshot of each screen saved to out/screensho
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import cv2  # noqa: F401  (imported before Qt on purpose)
@@ -101,7 +102,14 @@ def test_whole_game_through_the_window(qtbot, window, tmp_path):
     qtbot.waitUntil(lambda: win.pending_recording is not None, timeout=10000)
     assert win.pending_recording.verdict is None  # no video judge here: nothing made up
     assert "Video referee off" in win.referee_label.text()
-    a_bob = gs.record_from_events(str(FAULT))  # the verdict from the attempt's event log
+    # the verdict from the attempt's event log, as the video referee writes it: its little
+    # finger's placement seen with little confidence (the review marks it to check)
+    bob_events = tmp_path / "bob_events.jsonl"
+    lines = [json.loads(x) for x in FAULT.read_text().splitlines()]
+    for e in lines:
+        e["confidence"] = 0.35 if e.get("finger") == "little" and e["type"] == "down" else 0.9
+    bob_events.write_text("".join(json.dumps(e) + "\n" for e in lines))
+    a_bob = gs.record_from_events(str(bob_events))
     assert a_bob is not None
     stored = win.keeper.store.attempt(a_bob)
     assert stored.video_path and Path(stored.video_path).is_file() and stored.sidecar_path
@@ -131,6 +139,8 @@ def test_whole_game_through_the_window(qtbot, window, tmp_path):
     rs.open_attempt(a_bob)
     assert rs.rec is not None and rs.rec.frame_count >= 5 and rs.view.has_frame()
     assert any(m.kind == "fault" for m in rs.rec.markers(rs.final))
+    assert [m.t_s for m in rs.rec.markers(rs.final) if m.kind == "check"] == [1.6]
+    assert "to check: down little 11a (confidence 0.35)" in rs.evidence.toPlainText()
     rs.seek(2)
     click(qtbot, rs.step_btn)
     assert rs.frame == 3
