@@ -529,9 +529,9 @@ class GrimpeReferee:
         and confidence), ``reordered`` (pairs of events fed in another order than seen, each
         with why: :class:`vision.arbiter.EventArbiter`), ``to_check`` (the events it rests on seen
         with a confidence below :data:`games.grimpe.climb.DOUBT_LEVEL`), ``view`` (when an
-        oblique camera was judged in the table view), ``fault_frame``, ``route`` (holds seen, flagged, problems; whether it was
-        found late, the holds seen later, whether the video was judged again) and
-        ``frames`` (seen, processed, with a hand)."""
+        oblique camera was judged in the table view), ``fault_frame``, ``route`` (holds seen,
+        flagged, problems; whether it was found late, the holds seen later, whether the video
+        was judged again) and ``frames`` (seen, processed, with a hand)."""
         # the last frames' contacts were waiting for frames ahead that will not come
         self._queue(self.contacts.finish(), self._t_last, flush=True)
         v = self._verdict_dict()

@@ -1411,13 +1411,14 @@ class RouteDetector:
         self.refined_bgr[fill] = frame_bgr[fill]
         self.refined_valid |= free
         # only where the hand has uncovered some of the table since the last look
-        if _map_trusted(base.holds.detected.sum(), len(base.holds.detected)):
+        trusted = _map_trusted(base.holds.detected.sum(), len(base.holds.detected))
+        if trusted:
             reach = min(reach, trusted_reach)
         todo = _unseen_uncovered(base.holds, fill, reach)
         if not todo:
             return None
         exclude = None if self.refined_valid.all() else ~self.refined_valid
-        if not _map_trusted(base.holds.detected.sum(), len(base.holds.detected)):
+        if not trusted:
             # a map fitted on a few holds may be far off everywhere else (a route seen
             # through 3 holds put the others ~50 mm off, and a ring found near where it put
             # one was another hold's): the whole uncovered reference is searched again and
