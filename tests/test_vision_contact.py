@@ -648,6 +648,60 @@ def test_a_finger_put_back_on_the_hold_it_just_left_never_left_it(target: str, g
     assert sorted(e["type"] for e in out) == (["down", "up"] if kept else [])
 
 
+@pytest.mark.parametrize("used_ok", [False, True])
+def test_a_rescue_does_not_guess_a_placement_into_a_hold_being_left(used_ok: bool) -> None:
+    """``rescue_used_hold``: a rescue is a guess, dated before the lift that asked for it; it
+    must not be a placement the rules fault. The index is on a hold from 0.7 s, the middle
+    hovers over the same hold from 0.9 s to 2 s (P 0.3, under the bar of a placement but over
+    the rescue's); the thumb and the index lift at 1.6 s. Rescuing the middle into the index's hold, dated
+    while the index was still in it, would be an ``occupied_hold`` (and after the lift, a
+    ``used_hold``) the climber never made: nothing is rescued, the lift stands (the judge
+    then calls ``no_contact``). The old rule (``used_ok``) rescued it. The decoder runs on
+    scripted classifier outputs, as in the tests above."""
+    from games.grimpe.cards import ColourMap
+    from vision.contact import ContactDetector, ContactParams, own_colour
+
+    route = _route_of_clip()
+    own = own_colour(route, ColourMap())
+    hold = route.holds.ids[int(np.flatnonzero(own[2] & ~own[1])[0])]  # the middle's colour
+    # (the dab off: it would take the index's own placement, of another colour, for a missed one)
+    det = ContactDetector(ContactParams(rescue_used_hold=used_ok, dab_level=0), colour_map=ColourMap())
+
+    def on(t: float, t0: float, t1: float = 1.6) -> bool:  # the thumb and index let go at 1.6 s
+        return t0 - 1e-6 <= t < t1 - 1e-6
+
+    def cands(t: float) -> list:
+        return ["start" if on(t, 0) else None, hold if on(t, 0.7) else None,
+                hold if on(t, 0.9, 2.0) else None, None, None]
+
+    def probs(t: float) -> list:
+        return [0.95 * on(t, 0), 0.95 * on(t, 0.7), 0.3 * on(t, 0.9, 2.0), 0, 0]
+
+    events = _scripted_events(det, route, cands, probs, stay_at=lambda t: 0.9 if t < 1.6 - 1e-6 else 0.05)
+    downs = [(e["finger"], e["target"]) for e in events if e["type"] == "down"]
+    assert downs[:2] == [("thumb", "start"), ("index", hold)]
+    ups = sorted(e["finger"] for e in events if e["type"] == "up")
+    assert (("middle", hold) in downs) == used_ok
+    assert ups == (["index", "middle", "thumb"] if used_ok else ["index", "thumb"])
+    assert det._lifted_from == {hold: 1 + used_ok}  # the lifts from it (the zones are not counted)
+
+
+def test_a_hold_left_for_a_moment_is_not_a_used_hold_to_the_rescue() -> None:
+    """A lift undone (the finger back on its hold within ``relift_s``) never left the hold:
+    it no longer keeps a rescue out of it."""
+    from vision.contact import ContactDetector
+
+    det = ContactDetector()
+    up = {"t": 1.0, "type": "up", "finger": "index", "frame": 30, "confidence": 0.9}
+    det._left[id(up)] = "3a"
+    det._lifted_from["3a"] = 1  # as the lift counted it
+    det._t_decided = 1.0
+    assert det._settle([up]) == []
+    back = {"t": 1.2, "type": "down", "finger": "index", "target": "3a", "frame": 36, "confidence": 0.9}
+    assert det._settle([back]) == []
+    assert det._lifted_from["3a"] == 0
+
+
 def test_a_placement_rescued_for_a_lift_that_was_not_one_is_taken_back() -> None:
     """When the last finger down "lifts", a missed placement is rescued (put down); if the
     finger is back on its hold within ``relift_s``, the lift never was, and neither was the

@@ -84,6 +84,17 @@ class ContactParams:
             on every set; verdicts +2 and +1 on two sets of 48 new clips (14501-14548,
             14601-14648), +5 on the set whose misses led here, but -5 on the 192 clips used in
             development and -3 in 4-fold CV on the 210 training clips (both tuned with it on).
+        rescue_used_hold: whether a rescued placement may be into a hold a finger has lifted
+            from (a ``used_hold`` fault), the hold of the finger whose lift asked for the rescue
+            included (the placement is dated before that lift: an ``occupied_hold``). No, for
+            the reason above: with both off, a rescue never makes a fault, it only keeps a hand
+            that did not let go from a ``no_contact``. A lift undone by a relift (``relift_s``)
+            does not count. Chosen 2026-12-05 (session 34) on the 144 recorded climbs of seeds
+            18900-19044 (the benches of session 33, judged once before): verdicts 105 -> 110,
+            none lost, events F1 0.860 -> 0.865; the hold being left alone: 107, used holds
+            alone: 108 (both rescues took a finger hovering over the hold a neighbour had
+            just left: ``occupied_hold`` or ``used_hold`` judged instead of the placement
+            missed elsewhere, or of ``no_contact``).
         dab_level, dab_s, dab_gap_s: when the last finger down lifts with nothing to rescue, a
             finger that went into a hold of another colour and lifted again before it (the
             ``wrong_finger`` fault, then the hand let go: missed when its evidence stayed under
@@ -272,6 +283,7 @@ class ContactParams:
     rescue_min_s: float = 0.066
     rescue_gap_s: float = 0.1
     rescue_other_colour: bool = False
+    rescue_used_hold: bool = False
     other_colour_weight: float = 0.01
     gap_s: float = 0.07
     back_s: float = 0.6
@@ -533,6 +545,8 @@ class ContactDetector:
         # lifts held back (see _settle), and the target each lift left
         self._held: list[dict[str, Any]] = []
         self._left: dict[int, str] = {}
+        # hold -> how many lifts from it stand (a lift undone by a relift no longer does)
+        self._lifted_from: dict[str, int] = {}
         # lift -> the events rescued with it (a placement, or a dab's down and up)
         self._rescued: dict[int, list[dict[str, Any]]] = {}
         self._t_decided = 0.0
@@ -568,6 +582,7 @@ class ContactDetector:
             keys = [c if c is not None and c != "start"
                     and r[3][k] >= (p.rescue_finish_level if c == "finish" else level)
                     and (any_colour or self._right_colour(k, c, route))  # zones: True
+                    and (p.rescue_used_hold or not self._lifted_from.get(c))
                     else None
                     for r in rows for c in (r[2][k],)]
             for i, j in _runs(keys):
@@ -853,6 +868,8 @@ class ContactDetector:
                 if back is not None:
                     self._held.remove(back)
                     self._left.pop(id(back), None)
+                    if e["target"] in self._lifted_from:  # it never left
+                        self._lifted_from[e["target"]] -= 1
                     self._unrescue(self._rescued.pop(id(back), []))
                     continue
             if e["type"] == "up" or id(e) in rescues:  # a rescue waits for its lift
@@ -1030,6 +1047,8 @@ class ContactDetector:
                     t_up, f_up = off[0], off[1]
                     # (a finger leaving the finish zone ends the climb: nothing to rescue)
                     rescued: list[dict[str, Any]] = []
+                    if cur not in ("start", "finish"):  # (zones take several fingers)
+                        self._lifted_from[cur] = self._lifted_from.get(cur, 0) + 1
                     if p.rescue_s > 0 and self.started and cur != "finish" and all(
                             self.state[j] is None for j in range(n) if j != k):
                         res = self._rescue(k, t_s, route, (t_up, f_up))
