@@ -271,6 +271,29 @@ def test_after_a_reach_the_finger_that_moved_is_rescued_even_into_another_colour
     assert det._travel == 0.0  # measured again from the placement
 
 
+@pytest.mark.parametrize(("own", "p_index", "found"), [
+    (True, 0.02, False), (True, 0.05, True), (False, 0.02, True)])
+def test_after_a_reach_a_weak_run_into_the_fingers_own_colour_still_needs_some_evidence(
+        own: bool, p_index: float, found: bool) -> None:
+    """``travel_own_level``: the reach lowers the rescue's bar to ``travel_level`` only into a
+    hold of another colour (placements there must pass ``wrong_level`` to be seen, and are
+    missed under it). Into the finger's own colour the classifier has no such bar: a run with
+    P under ``travel_own_level`` there is a finger passing over the hold, not a placement."""
+    from vision.contact import ContactDetector, palm_size_px
+
+    route = _route_of_clip()
+    det = ContactDetector()
+    assert det.p.travel_level < 0.02 < det.p.travel_own_level < 0.05 < det.p.rescue_level
+    hold = route.holds.ids[int(np.flatnonzero(det._colours(route)[0][1] == own)[0])]
+    lm0 = np.random.default_rng(0).uniform(100.0, 200.0, (21, 2)).astype(np.float32)
+    det._moved_from(lm0)
+    lm = lm0.copy()
+    lm[:, 0] += 0.5 * palm_size_px(lm0)  # the hand and the index moved on
+    det._track_travel(lm)
+    ev = _rescue_when_the_thumb_lifts(det, route, hold, p_index, lm_at=lambda i: lm)
+    assert (ev is not None and (ev["finger"], ev["target"]) == ("index", hold)) == found
+
+
 def test_a_rescued_placement_is_dated_to_when_the_fingertip_settled() -> None:
     """A finger sliding over its target before it presses (the finish card is large) is not
     down yet: the rescue dates the placement to the first frame from which the fingertip stays

@@ -182,9 +182,10 @@ class ContactParams:
             (its palm centre went more than ``travel_palm`` palm sizes from where it was when
             the last down was confirmed), the hand reached for a hold, and a placement was
             missed far more often than the climber let go: the rescue then takes, for a finger
-            that moved that far too, a run with P from ``travel_level`` into any hold, of
-            another colour too (so the placement's own fault, ``wrong_finger`` or
-            ``used_hold``, is judged instead of ``no_contact``). A hand that lets go where it
+            that moved that far too, a run with P from ``travel_level`` into a hold of another
+            colour too (so the placement's own fault, ``wrong_finger``, is judged instead of
+            ``no_contact``; not into a hold a finger has left: ``rescue_used_hold``), or from
+            ``travel_own_level`` into one of its own colour. A hand that lets go where it
             is (the ``no_contact`` climbs: it stays within 0.16 palm of where its last finger
             went down) keeps the usual rescue. 0 disables. Chosen on 208 recorded climbs
             (seeds 14801-14816, 14951-15000, 15301-15346, 15351-15448): verdicts 185 -> 194,
@@ -193,6 +194,17 @@ class ContactParams:
             right); the 96 analysis renders of session 9: 87 -> 86. 144 new climbs
             (15501-15648): 113 -> 117 (5 won, and 15540 lost: a no_contact climb whose hand
             tracking broke during the reach, judged wrong_finger), F1 0.922 -> 0.919.
+        travel_own_level: the bar of that rescue into a hold of the finger's own colour. The
+            reach lowers the bar only into another colour, where a placement must pass
+            ``wrong_level`` to be seen and is missed under it; the classifier puts no such bar
+            on the finger's own colour, so a run there with almost no evidence is a finger
+            passing over the hold. Chosen 2026-12-05 (session 34), with ``rescue_used_hold``
+            off, on the 144 recorded climbs of seeds 18900-19044: verdicts 110 -> 113, none
+            lost, events F1 0.865 -> 0.868 (0.02 and 0.05 the same; 0.07 and 0.1: 111, a
+            no_contact climb's hovering finger rescued into another colour instead). The
+            three won: a move scored from a finger that only passed over a hold (clean), a
+            ``surplace`` judged for the same reason (card_moved), and a wrong_finger
+            placement found once a weak run of another finger no longer took the rescue.
         sticky_target: the hold a finger was over in the previous frame weighs this much more
             when several holds lie under it (MediaPipe's tip moving a few pixels between two
             neighbouring holds made the target flicker, each flicker breaking the run of
@@ -298,6 +310,7 @@ class ContactParams:
     dab_gap_s: float = 0.5
     travel_palm: float = 0.3
     travel_level: float = 0.0
+    travel_own_level: float = 0.03
     sticky_target: float = 1.25
     camera_shift: float = 0.4
     camera_shift_min_tan: float = 0.4
@@ -577,10 +590,12 @@ class ContactDetector:
             reached = travelled and self._finger_travel[k] >= p.travel_palm
             level = p.travel_level if reached else p.rescue_level
             any_colour = reached or p.rescue_other_colour
+            own_level = min(p.rescue_level, p.travel_own_level) if reached else level
             # the finish zone is the last move (nothing to lift after it): a finger over it
             # that has left it since counts too
             keys = [c if c is not None and c != "start"
-                    and r[3][k] >= (p.rescue_finish_level if c == "finish" else level)
+                    and r[3][k] >= (p.rescue_finish_level if c == "finish" else
+                                    own_level if self._right_colour(k, c, route) else level)
                     and (any_colour or self._right_colour(k, c, route))  # zones: True
                     and (p.rescue_used_hold or not self._lifted_from.get(c))
                     else None
