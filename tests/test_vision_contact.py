@@ -610,11 +610,29 @@ def test_still_down_classifier_looks_back_as_far_as_its_model_says(monkeypatch: 
         assert t_back == processed[max(i + back, 0)]
 
 
+@pytest.mark.parametrize(("p_start", "started"), [(0.6, False), (0.8, True)])
+def test_a_start_needs_more_evidence_than_a_placement(p_start: float, started: bool) -> None:
+    """``start_min_conf``: a hand lands over the large Départ card before a finger presses on
+    it, and everything after is judged from the start. A thumb over the zone for 2 s with P
+    0.6 (it would confirm a placement on a hold: ``min_conf``) is not a start; with P 0.8 it
+    is, dated to when its run began."""
+    from vision.contact import ContactDetector
+
+    route = _route_of_clip()
+    det = ContactDetector()
+    assert det.p.min_conf < 0.6 < det.p.start_min_conf < 0.8
+    events = _scripted_events(det, route, lambda t: ["start", None, None, None, None],
+                              lambda t: [p_start, 0, 0, 0, 0])
+    downs = [(e["finger"], e["target"], e["t"]) for e in events if e["type"] == "down"]
+    assert downs == ([("thumb", "start", 0.0)] if started else [])
+    assert det.started == started
+
+
 @pytest.mark.parametrize(("over_until", "now", "evidence", "expect"), [
-    (0.8, 0.8, 0.3, ["down"]),          # still on the start zone when the placement is confirmed
-    (0.8, 1.2, 0.3, ["down", "up"]),    # left the zone since: down, then up when it left
-    (0.2, 0.8, 0.3, []),                # left before the placement began: not the start finger
-    (0.8, 0.8, 0.2, []),                # hardly any evidence: hovering over the zone, no start
+    (0.8, 0.8, 0.4, ["down"]),          # still on the start zone when the placement is confirmed
+    (0.8, 1.2, 0.4, ["down", "up"]),    # left the zone since: down, then up when it left
+    (0.2, 0.8, 0.4, []),                # left before the placement began: not the start finger
+    (0.8, 0.8, 0.3, []),                # hardly any evidence: hovering over the zone, no start
 ])
 def test_missed_start_is_rescued_when_the_first_placement_is_on_a_hold(
         over_until: float, now: float, evidence: float, expect: list[str]) -> None:
@@ -629,6 +647,7 @@ def test_missed_start_is_rescued_when_the_first_placement_is_on_a_hold(
     assert route is not None and route.zone_px("start") is not None
     hold = route.holds.ids[0]
     det = ContactDetector()
+    assert 0.3 < det.p.start_rescue_level < 0.4
     far = np.full((21, 2), -5000.0, np.float32)  # no contact point near any zone
     for i in range(int(round(now * 15)) + 1):  # 15 processed frames/s
         t = i / 15
