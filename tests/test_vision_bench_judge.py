@@ -1,5 +1,5 @@
-"""The judge benchmark's own parts: event matching, the sorting of its errors, parallel renders,
-the speed figures."""
+"""The judge benchmark's own parts: event matching, the sorting of its errors, the verdict
+figures split by camera and script, parallel renders, the speed figures."""
 
 from __future__ import annotations
 
@@ -8,7 +8,15 @@ import json
 import numpy as np
 import pytest
 
-from vision.bench_judge import event_errors, match_events, render, render_all, speed_figures
+from vision.bench_judge import (
+    event_errors,
+    match_events,
+    render,
+    render_all,
+    score_right,
+    speed_figures,
+    verdict_breakdown,
+)
 
 
 def _down(t: float, finger: str, target: str) -> dict:
@@ -47,6 +55,23 @@ def test_event_errors_of_a_perfect_log_is_empty_and_late_ups_are_timing() -> Non
     assert event_errors(late, truth) == {"up": {"missed (late or early)": 1, "extra (late or early)": 1}}
     # beyond near_s it is a miss and an extra, not a timing error
     assert event_errors(late, truth, near_s=0.3) == {"up": {"missed": 1, "extra": 1}}
+
+
+def test_verdict_figures_are_split_by_camera_and_script_and_the_score_counted_apart() -> None:
+    """A fault called for the wrong reason is a wrong verdict, but the player's score is right:
+    the benchmark counts both, and splits the verdicts by camera (top first) and script."""
+    summit = {"result": "summit", "score": 6, "fault": None}
+    fault = {"result": "fault", "score": 0, "fault": {"code": "wrong_finger"}}
+    other_code = {"result": "fault", "score": 0, "fault": {"code": "no_contact"}}
+    assert score_right(other_code, fault) and not score_right(summit, fault)
+    assert score_right(summit, dict(summit)) and not score_right({**summit, "score": 5}, summit)
+    rows = [("clean", "oblique", True, True), ("clean", "top", False, False),
+            ("wrong_finger", "top", False, True), ("wrong_finger", "top", True, True)]
+    assert verdict_breakdown(rows) == [
+        "by camera: top 1/3, oblique 1/1",
+        "by script: clean oblique 1/1, clean top 0/1, wrong_finger top 1/2",
+        "result and score right, the fault's code aside: 3/4",
+    ]
 
 
 def test_render_all_renders_missing_scenes_in_worker_processes(tmp_path) -> None:

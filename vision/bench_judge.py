@@ -649,6 +649,30 @@ def verdict_right(v: dict[str, Any], expected: dict[str, Any]) -> bool:
             and (v.get("fault") or {}).get("code") == (expected.get("fault") or {}).get("code"))
 
 
+def score_right(v: dict[str, Any], expected: dict[str, Any]) -> bool:
+    """Result and score as expected, whatever the fault's code (a fault called for another
+    reason still gives the player the right score)."""
+    return v["result"] == expected["result"] and v["score"] == expected["score"]
+
+
+def verdict_breakdown(rows: list[tuple[str, str, bool, bool]]) -> list[str]:
+    """The verdict figures split, one line each: by camera, by script and camera, and result
+    and score right with the fault's code aside. ``rows``: (script, camera, verdict right,
+    result and score right) per climb."""
+    def count(keep: Any) -> str:
+        sel = [r for r in rows if keep(r)]
+        return f"{sum(r[2] for r in sel)}/{len(sel)}"
+
+    cams = sorted({r[1] for r in rows}, key=lambda c: (c != "top", c))
+    pairs = sorted({(r[0], r[1]) for r in rows})
+    return [
+        "by camera: " + ", ".join(f"{c} {count(lambda r, c=c: r[1] == c)}" for c in cams),
+        "by script: " + ", ".join(f"{sc} {c} {count(lambda r, sc=sc, c=c: r[:2] == (sc, c))}"
+                                  for sc, c in pairs),
+        f"result and score right, the fault's code aside: {sum(r[3] for r in rows)}/{len(rows)}",
+    ]
+
+
 def precision_recall_f1(tp: int, n_pred: int, n_truth: int) -> tuple[float, float, float]:
     """Events precision, recall and F1 from the matched, predicted and true counts."""
     p, r = tp / max(n_pred, 1), tp / max(n_truth, 1)
@@ -908,6 +932,7 @@ def main(argv: list[str] | None = None) -> int:
     to_check = {True: [0, 0], False: [0, 0]}
     by_conf = {True: [0, 0], False: [0, 0]}
     routes: list[dict[str, Any]] = []
+    kinds: list[tuple[str, str, bool, bool]] = []  # script, camera, verdict right, score right
     for job in climb_jobs:
         s, cam, script = job[:3]
         f = render_job(job)
@@ -938,6 +963,7 @@ def main(argv: list[str] | None = None) -> int:
         exp_code = (exp.get("fault") or {}).get("code")
         ok = verdict_right(v, exp)
         right += ok
+        kinds.append((script, cam, ok, score_right(v, exp)))
         routes.append(route_in_climb(gt, v))
         to_check[ok][0] += 1
         to_check[ok][1] += bool(v.get("to_check"))
@@ -969,6 +995,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {kind}: reported on {row['found']}/{row['truth']} climbs that have one{how}; on "
               f"{row['false']} of the {n_clips - row['truth']} that have none")
     print(f"  verdicts exactly right (result, fault code, score): {right}/{n_clips}")
+    for line in verdict_breakdown(kinds):
+        print(f"    {line}")
     print(f"  events to check (confidence below {DOUBT_LEVEL}): listed on {to_check[False][1]} of the "
           f"{to_check[False][0]} wrong verdicts and on {to_check[True][1]} of the {to_check[True][0]} right "
           f"ones; contact events below it {by_conf[True][1]}/{by_conf[True][0]} true, at or above it "
