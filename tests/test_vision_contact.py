@@ -612,8 +612,8 @@ def test_still_down_classifier_looks_back_as_far_as_its_model_says(monkeypatch: 
 
 @pytest.mark.parametrize(("p_start", "started"), [(0.6, False), (0.8, True)])
 def test_a_start_needs_more_evidence_than_a_placement(p_start: float, started: bool) -> None:
-    """``start_min_conf``: a hand lands over the large Départ card before a finger presses on
-    it, and everything after is judged from the start. A thumb over the zone for 2 s with P
+    """``start_min_conf``: a hand lands over the start zone before a finger presses on it, and
+    everything after is judged from the start. A thumb over the zone for 2 s with P
     0.6 (it would confirm a placement on a hold: ``min_conf``) is not a start; with P 0.8 it
     is, dated to when its run began."""
     from vision.contact import ContactDetector

@@ -94,7 +94,10 @@ class ContactParams:
             none lost, events F1 0.860 -> 0.865; the hold being left alone: 107, used holds
             alone: 108 (both rescues took a finger hovering over the hold a neighbour had
             just left: ``occupied_hold`` or ``used_hold`` judged instead of the placement
-            missed elsewhere, or of ``no_contact``).
+            missed elsewhere, or of ``no_contact``). With ``travel_own_level``, on 99 climbs
+            rendered after the choice (19100-19198, replayed from their recordings, the start's
+            bars as before): verdicts 74 -> 76, none lost (two wrong_finger climbs, judged
+            ``restart_zone`` and ``used_hold``), events F1 0.876 -> 0.874.
         dab_level, dab_s, dab_gap_s: when the last finger down lifts with nothing to rescue, a
             finger that went into a hold of another colour and lifted again before it (the
             ``wrong_finger`` fault, then the hand let go: missed when its evidence stayed under
@@ -179,16 +182,21 @@ class ContactParams:
             182 both without (0) and with 0.55; the 144 held-out recordings of 14401-14648:
             F1 0.932 -> 0.936, verdicts 122 both (0.6-0.7: fewer verdicts right on both).
         start_min_conf: the same bar for the start, higher: everything after the start is
-            judged from it, and a hand lands over the large Départ card before a finger
-            presses there. In the ``bad_start`` climbs seen obliquely, a finger hidden under
-            the palm (MediaPipe places it over the card) was confirmed on the start with a
-            mean P of 0.53-0.66, and the climb judged a summit; true starts on the 144
+            judged from it, and a hand lands over the start zone (the empty slot, as large as
+            a card, between Départ and the first card) before a finger presses there. In the
+            ``bad_start`` climbs seen obliquely, a finger hidden under the palm (MediaPipe
+            places it over the zone) was confirmed on the start with a mean P of 0.53-0.66,
+            and the climb judged a summit; true starts on the 144
             recorded climbs below: 0.58 once, 0.6 twice, else 0.7 or more. Chosen 2026-12-05
             (session 34), with ``start_rescue_level`` 0.25 -> 0.35 (else the start rescue
             took the same finger back, at the first placement), on the 144 recorded climbs of
             seeds 18900-19044 (the benches of session 33, judged once before): verdicts 113 ->
             117 (the four won are bad_start climbs; none lost), events F1 0.868 -> 0.874;
-            0.65 and 0.3: 115; 0.75 and 0.4: 117; 0.7 alone: 114; 0.35 alone: 113.
+            0.65 and 0.3: 115; 0.75 and 0.4: 117; 0.7 alone: 114; 0.35 alone: 113. On 99
+            climbs rendered after the choice (19100-19198, replayed from their recordings):
+            verdicts 76 -> 75 (a bad start won; a clean and a card_moved climb lost, their true
+            start withheld and not rescued: judged ``bad_start``), events F1 0.8735 -> 0.8767.
+            The two sets together: 5 won, 2 lost.
         travel_palm, travel_level: when the last finger down lifts after the hand moved on
             (its palm centre went more than ``travel_palm`` palm sizes from where it was when
             the last down was confirmed), the hand reached for a hold, and a placement was
