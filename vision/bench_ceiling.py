@@ -48,7 +48,7 @@ import numpy as np
 from vision.contact import ContactDetector, _Observed
 from vision.landmarks import FINGERS
 
-__all__ = ["TOLD", "TruthToldDetector", "ceiling", "main", "tip_errors"]
+__all__ = ["TOLD", "TruthToldDetector", "ceiling", "main", "record_all", "tip_errors"]
 
 #: the rows: (name, tell the contact evidence, the lifts, the holds)
 TOLD: tuple[tuple[str, bool, bool, bool], ...] = (
@@ -225,6 +225,42 @@ def _record(job: tuple[str, int, str | None]) -> dict[str, Any]:
     return load_or_record(Path(folder), stride, cache)
 
 
+def record_all(folders: list[str], stride: int, cache: str | None, jobs: int = 1) -> list[dict[str, Any]]:
+    """Record each rendered climb folder once (:func:`vision.train_contact.load_or_record`,
+    kept in ``cache``), ``jobs`` at a time, with a bar on stderr. Raises ValueError naming the
+    folder and what to do when one is not a rendered climb or cannot be recorded (a corrupt
+    video, a route it cannot read); the recordings already made stay in ``cache``."""
+    from tqdm import tqdm
+
+    for d in folders:
+        folder = Path(d)
+        missing = [n for n in ("video.mp4", "route.json", "ground_truth.json") if not (folder / n).is_file()]
+        if missing:
+            raise ValueError(f"{folder} is not a rendered climb (no {', '.join(missing)}); render one with "
+                             f"'arbitre synth grimpe --out DIR' or 'python -m vision.bench_judge'")
+    work = [(d, stride, cache) for d in folders]
+    bar = tqdm(total=len(work), desc="recording", unit="clip", file=sys.stderr)
+    clips: list[dict[str, Any]] = []
+    try:
+        if jobs > 1:
+            from vision.bench_judge import worker_pool
+
+            with worker_pool(jobs) as pool:
+                for c in pool.map(_record, work):
+                    clips.append(c)
+                    bar.update()
+        else:
+            for j in work:
+                clips.append(_record(j))
+                bar.update()
+    except (ValueError, RuntimeError, OSError) as exc:  # a corrupt video, a route it cannot read
+        raise ValueError(f"could not record {folders[len(clips)]}: {exc}; render it again or leave it "
+                         f"out (recordings already made are kept in --cache)") from exc
+    finally:
+        bar.close()
+    return clips
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m vision.bench_ceiling", description=__doc__.split("\n")[0])
     ap.add_argument("clips", nargs="+", help="rendered climb folders (video.mp4, route.json, ground_truth.json)")
@@ -232,36 +268,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--stride", type=int, default=2, help="frames per processed frame (as the referee)")
     ap.add_argument("--jobs", type=int, default=1, help="clips recorded at once, in separate processes")
     args = ap.parse_args(argv)
-    from tqdm import tqdm
-
-    for d in args.clips:
-        folder = Path(d)
-        missing = [n for n in ("video.mp4", "route.json", "ground_truth.json") if not (folder / n).is_file()]
-        if missing:
-            print(f"error: {folder} is not a rendered climb (no {', '.join(missing)}); render one with "
-                  f"'arbitre synth grimpe --out DIR' or 'python -m vision.bench_judge'", file=sys.stderr)
-            return 2
-    jobs = [(d, args.stride, args.cache) for d in args.clips]
-    bar = tqdm(total=len(jobs), desc="recording", unit="clip", file=sys.stderr)
-    clips: list[dict[str, Any]] = []
     try:
-        if args.jobs > 1:
-            from vision.bench_judge import worker_pool
-
-            with worker_pool(args.jobs) as pool:
-                for c in pool.map(_record, jobs):
-                    clips.append(c)
-                    bar.update()
-        else:
-            for j in jobs:
-                clips.append(_record(j))
-                bar.update()
-    except (ValueError, RuntimeError, OSError) as exc:  # a corrupt video, a route it cannot read
-        bar.close()
-        print(f"error: could not record {args.clips[len(clips)]}: {exc}; render it again or leave it "
-              f"out (recordings already made are kept in --cache)", file=sys.stderr)
+        clips = record_all(args.clips, args.stride, args.cache, args.jobs)
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
         return 2
-    bar.close()
     rows = ceiling(clips, args.stride)
     n = len(clips)
     print(f"The video judge's decoder told the truth, on {n} recorded climbs (stride {args.stride}):")
