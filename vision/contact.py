@@ -186,8 +186,8 @@ class ContactParams:
             a card, between Départ and the first card) before a finger presses there. In the
             ``bad_start`` climbs seen obliquely, a finger hidden under the palm (MediaPipe
             places it over the zone) was confirmed on the start with a mean P of 0.53-0.66,
-            and the climb judged a summit; true starts on the 144
-            recorded climbs below: 0.58 once, 0.6 twice, else 0.7 or more. Chosen 2026-12-05
+            and the climb judged a summit; true starts on the 144 recorded climbs below: 0.58
+            once, 0.6 twice, else 0.7 or more. Chosen 2026-12-05
             (session 34), with ``start_rescue_level`` 0.25 -> 0.35 (else the start rescue
             took the same finger back, at the first placement), on the 144 recorded climbs of
             seeds 18900-19044 (the benches of session 33, judged once before): verdicts 113 ->
@@ -611,15 +611,19 @@ class ContactDetector:
             level = p.travel_level if reached else p.rescue_level
             any_colour = reached or p.rescue_other_colour
             own_level = min(p.rescue_level, p.travel_own_level) if reached else level
-            # the finish zone is the last move (nothing to lift after it): a finger over it
-            # that has left it since counts too
-            keys = [c if c is not None and c != "start"
-                    and r[3][k] >= (p.rescue_finish_level if c == "finish" else
-                                    own_level if self._right_colour(k, c, route) else level)
-                    and (any_colour or self._right_colour(k, c, route))  # zones: True
-                    and (p.rescue_used_hold or not self._lifted_from.get(c))
-                    else None
-                    for r in rows for c in (r[2][k],)]
+
+            def key(c: str | None, pk: float, k: int = k, level: float = level, own_level: float = own_level,
+                    any_colour: bool = any_colour) -> str | None:
+                """The target of this run of finger k's rows, or None where the row is no part of
+                one (the finish zone is the last move, nothing to lift after it: a finger over it
+                that has left it since counts too)."""
+                if c is None or c == "start" or (not p.rescue_used_hold and self._lifted_from.get(c)):
+                    return None
+                own = self._right_colour(k, c, route)  # zones: True
+                bar = p.rescue_finish_level if c == "finish" else own_level if own else level
+                return c if pk >= bar and (own or any_colour) else None
+
+            keys = [key(r[2][k], r[3][k]) for r in rows]
             for i, j in _runs(keys):
                 c = keys[i]
                 gap = p.rescue_s if c == "finish" else p.rescue_gap_s
@@ -1039,10 +1043,9 @@ class ContactDetector:
                 if (c != "start" and self._t_start is not None
                         and run[1] - self._t_start < p.start_grace_s - 1e-6):
                     need = max(need, p.prestart_s)  # the hand still landing on the start
-                if t_s - run[1] >= need - 1e-6 and c != "start" and np.mean(run[3]) < p.min_conf:
-                    continue  # a weak run waits for more evidence (min_conf)
-                if t_s - run[1] >= need - 1e-6 and c == "start" and np.mean(run[3]) < p.start_min_conf:
-                    continue  # the same on the start zone, with its own bar (start_min_conf)
+                if t_s - run[1] >= need - 1e-6 and np.mean(run[3]) < (
+                        p.start_min_conf if c == "start" else p.min_conf):
+                    continue  # a weak run waits for more evidence (min_conf, start_min_conf)
                 if (p.start_rest_palm > 0 and c not in ("start", "finish") and self._t_start is not None
                         and run[1] - self._t_start < p.start_grace_s - 1e-6
                         and self._finger_travel[k] < p.start_rest_palm):
