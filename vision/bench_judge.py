@@ -490,6 +490,20 @@ holds, then another hold's ring taken for one): with the full search of
 :meth:`vision.route_detect.RouteDetector.refine` while the map is untrusted, run again (not
 held out), that route is right (17 mm at most instead of 52), its verdict still wrong, the
 98 others unchanged; F1 0.877.
+
+Session 34 (2026-12-05): three decoder settings (``ContactParams.rescue_used_hold``,
+``travel_own_level``, ``start_min_conf`` with ``start_rescue_level`` 0.35), chosen on the
+recordings of the climbs of session 33's benches (18900-19044). Seeds 19100-19198
+(``--hd-seed 19199``), rendered and run once: holds with the route file precision and recall
+1.0000; ring detector alone precision 0.9986, recall 0.9972, colour 1.0000; centre 0.22 px
+(0.20 mm). Events F1 0.876 (P 0.872, R 0.879; 0.933 on time); other_hand 11/11, card_moved
+10/11, neither on the 88 others; verdicts 75/99 (76 %): top 47/55, oblique 28/44; bad_start
+10/11, card_moved 6/11, clean top 8/11, clean oblique 4/11, no_contact 10/11, other_hand
+11/11, used_hold 8/11, wrong_finger top 10/11, oblique 8/11; result and score right (the code
+aside) 89/99. Replayed from their recordings, the session's start settings judge 74 right (F1
+0.876): the rescue settings won two wrong_finger climbs, the start's bars won a bad start and
+lost a clean and a card_moved climb (a true start withheld). Speed 68.3 frames/s at 640x480
+(0.95), 59.9 at 1280x720 (1.00).
 """
 
 from __future__ import annotations
