@@ -667,16 +667,16 @@ def _greedy_matches(pred: list[dict[str, Any]], truth: list[dict[str, Any]], tol
     return found
 
 
-def verdict_right(v: dict[str, Any], expected: dict[str, Any]) -> bool:
-    """The benchmark's verdict figure: result, score and fault code all as expected."""
-    return (v["result"] == expected["result"] and v["score"] == expected["score"]
-            and (v.get("fault") or {}).get("code") == (expected.get("fault") or {}).get("code"))
-
-
 def score_right(v: dict[str, Any], expected: dict[str, Any]) -> bool:
     """Result and score as expected, whatever the fault's code (a fault called for another
     reason still gives the player the right score)."""
     return v["result"] == expected["result"] and v["score"] == expected["score"]
+
+
+def verdict_right(v: dict[str, Any], expected: dict[str, Any]) -> bool:
+    """The benchmark's verdict figure: result, score and fault code all as expected."""
+    return (score_right(v, expected)
+            and (v.get("fault") or {}).get("code") == (expected.get("fault") or {}).get("code"))
 
 
 def verdict_breakdown(rows: list[tuple[str, str, bool, bool]]) -> list[str]:
