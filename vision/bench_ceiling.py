@@ -122,31 +122,24 @@ def ceiling(clips: list[dict[str, Any]], stride: int = 2) -> list[dict[str, Any]
     per row, ``name``, events ``tp``/``pred``/``truth``, ``precision``, ``recall``, ``f1``,
     ``right`` (verdicts), ``misses`` [(clip name, verdict, expected)], and for the row with the
     holds told, ``pressing`` and ``out_of_reach`` finger-frames."""
-    from vision.bench_judge import _colour_map, precision_recall_f1
-    from vision.train_contact import _labels, judge_recording
+    from vision.bench_judge import _colour_map
+    from vision.train_contact import _labels, judge_recordings
 
     labels = [_labels(clip["gt"]) for clip in clips]
     rows = []
     for name, contact, lifts, holds in TOLD:
-        row: dict[str, Any] = {"name": name, "tp": 0, "pred": 0, "truth": 0, "right": 0, "misses": [],
-                               "pressing": 0, "out_of_reach": 0}
-        for clip, lab in zip(clips, labels):
-            gt = clip["gt"]
-            det = TruthToldDetector(lab, contact=contact, lifts=lifts, holds=holds,
-                                    colour_map=_colour_map(gt))
-            m, n_pred, n_truth, ok, v = judge_recording(det, clip, stride)
-            row["tp"] += m
-            row["pred"] += n_pred
-            row["truth"] += n_truth
-            row["right"] += ok
-            if holds:
-                row["pressing"] += det.pressing
-                row["out_of_reach"] += det.out_of_reach
-            if not ok:
-                row["misses"].append((clip.get("name", "?"), _verdict_text(v),
-                                      _verdict_text(gt["expected_verdict"])))
-        p, r, f1 = precision_recall_f1(row["tp"], row["pred"], row["truth"])
-        row.update(precision=p, recall=r, f1=f1)
+        def told(i: int, clip: dict[str, Any], contact: bool = contact, lifts: bool = lifts,
+                 holds: bool = holds) -> TruthToldDetector:
+            return TruthToldDetector(labels[i], contact=contact, lifts=lifts, holds=holds,
+                                     colour_map=_colour_map(clip["gt"]))
+
+        row = judge_recordings(clips, told, stride)
+        judged = row.pop("judged")
+        row.update(name=name, misses=[(clip.get("name", "?"), _verdict_text(v),
+                                       _verdict_text(clip["gt"]["expected_verdict"]))
+                                      for clip, _, ok, v in judged if not ok],
+                   pressing=sum(det.pressing for _, det, _, _ in judged) if holds else 0,
+                   out_of_reach=sum(det.out_of_reach for _, det, _, _ in judged) if holds else 0)
         rows.append(row)
     return rows
 

@@ -63,25 +63,18 @@ def parse_settings(items: list[str]) -> dict[str, Any]:
 def judge_with(clips: list[dict[str, Any]], settings: dict[str, Any], stride: int = 2) -> dict[str, Any]:
     """Decode and judge recorded clips with the decoder's settings changed by ``settings``:
     {"tp", "pred", "truth", "right", "precision", "recall", "f1", "clips": [(name, script,
-    camera, verdict right, verdict text)]}."""
+    camera, verdict right, verdict text, result and score right)]}."""
     from vision.bench_ceiling import _verdict_text
-    from vision.bench_judge import _colour_map, precision_recall_f1
-    from vision.train_contact import judge_recording
+    from vision.bench_judge import _colour_map, score_right
+    from vision.train_contact import judge_recordings
 
     params = ContactParams(**settings)
-    out: dict[str, Any] = {"tp": 0, "pred": 0, "truth": 0, "right": 0, "clips": []}
-    for clip in clips:
-        gt = clip["gt"]
-        det = ContactDetector(params, colour_map=_colour_map(gt))
-        m, n_pred, n_truth, ok, v = judge_recording(det, clip, stride)
-        out["tp"] += m
-        out["pred"] += n_pred
-        out["truth"] += n_truth
-        out["right"] += ok
-        out["clips"].append((clip.get("name", "?"), str(gt.get("script", "?")), str(gt.get("camera_kind", "?")),
-                             bool(ok), _verdict_text(v)))
-    p, r, f1 = precision_recall_f1(out["tp"], out["pred"], out["truth"])
-    out.update(precision=p, recall=r, f1=f1)
+    out = judge_recordings(clips, lambda i, clip: ContactDetector(params, colour_map=_colour_map(clip["gt"])),
+                           stride)
+    out["clips"] = [(clip.get("name", "?"), str(clip["gt"].get("script", "?")),
+                     str(clip["gt"].get("camera_kind", "?")), bool(ok), _verdict_text(v),
+                     score_right(v, clip["gt"]["expected_verdict"]))
+                    for clip, _, ok, v in out.pop("judged")]
     return out
 
 
@@ -130,7 +123,7 @@ def main(argv: list[str] | None = None) -> int:
     n = len(clips)
     print(f"The contact decoder on {n} recorded climbs (stride {args.stride}):")
     print(f"  shipped settings: {_figures(base, n)}")
-    rows = [(script, cam, ok, ok) for _, script, cam, ok, _ in new["clips"]]
+    rows = [(script, cam, ok, score) for _, script, cam, ok, _, score in new["clips"]]
     if settings:
         shown = ", ".join(f"{k}={v}" for k, v in settings.items())
         print(f"  with {shown}: {_figures(new, n)}")

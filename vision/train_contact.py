@@ -357,6 +357,7 @@ import argparse
 import json
 import pickle
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -727,6 +728,27 @@ def judge_recording(det: Any, clip: dict[str, Any], stride: int) -> tuple[int, i
     arbiter.flush()
     v = judge.verdict().to_json()
     return m, len(ev), len(truth), verdict_right(v, gt["expected_verdict"]), v
+
+
+def judge_recordings(clips: list[dict[str, Any]], make_detector: Callable[[int, dict[str, Any]], Any],
+                     stride: int) -> dict[str, Any]:
+    """:func:`judge_recording` of each recorded clip with a fresh detector
+    ``make_detector(i, clip)``, summed: {"tp", "pred", "truth", "right", "precision", "recall",
+    "f1", "judged": [(clip, detector, verdict right, verdict)]}."""
+    from vision.bench_judge import precision_recall_f1
+
+    out: dict[str, Any] = {"tp": 0, "pred": 0, "truth": 0, "right": 0, "judged": []}
+    for i, clip in enumerate(clips):
+        det = make_detector(i, clip)
+        m, n_pred, n_truth, ok, v = judge_recording(det, clip, stride)
+        out["tp"] += m
+        out["pred"] += n_pred
+        out["truth"] += n_truth
+        out["right"] += ok
+        out["judged"].append((clip, det, ok, v))
+    p, r, f1 = precision_recall_f1(out["tp"], out["pred"], out["truth"])
+    out.update(precision=p, recall=r, f1=f1)
+    return out
 
 
 def _evaluate(model: dict[str, Any], clip: dict[str, Any], stride: int) -> tuple[int, int, int, bool]:
