@@ -719,13 +719,52 @@ def test_a_rescue_does_not_guess_a_placement_into_a_hold_being_left(used_ok: boo
     def probs(t: float) -> list:
         return [0.95 * on(t, 0), 0.95 * on(t, 0.7), 0.3 * on(t, 0.9, 2.0), 0, 0]
 
-    events = _scripted_events(det, route, cands, probs, stay_at=lambda t: 0.9 if t < 1.6 - 1e-6 else 0.05)
+    # (the still-down classifier sure the fingers left: the last one down needs it under
+    # ``last_stay_level``)
+    events = _scripted_events(det, route, cands, probs, stay_at=lambda t: 0.9 if t < 1.6 - 1e-6 else 0.01)
     downs = [(e["finger"], e["target"]) for e in events if e["type"] == "down"]
     assert downs[:2] == [("thumb", "start"), ("index", hold)]
     ups = sorted(e["finger"] for e in events if e["type"] == "up")
     assert (("middle", hold) in downs) == used_ok
     assert ups == (["index", "middle", "thumb"] if used_ok else ["index", "thumb"])
     assert det._lifted_from == {hold: 1 + used_ok}  # the lifts from it (the zones are not counted)
+
+
+@pytest.mark.parametrize(("index_down", "stay", "ups"), [
+    (False, 0.15, []),                  # the last finger down: 0.15 is not sure enough
+    (False, 0.01, ["thumb"]),           # sure: the hand let go (a no_contact)
+    (True, 0.15, ["thumb"]),            # the index still down: the usual bar for the thumb...
+])                                      # ...then the index is the last one down
+def test_the_last_finger_down_lifts_only_when_the_still_down_classifier_is_surer(
+        index_down: bool, stay: float, ups: list[str]) -> None:
+    """``last_stay_level``: lifting the last finger down ends the climb (``no_contact``), and a
+    finger pressing steeply often has a still-down P under ``stay_level`` for a while. The
+    thumb is on the start zone from 0 s (and the index on a hold of its colour from 0.5 s);
+    from 1.2 s the contact classifier says 0.1 and the still-down classifier ``stay`` for
+    every finger down. The last finger
+    down lifts only under ``last_stay_level``; one with another still down lifts under
+    ``stay_level``."""
+    from games.grimpe.cards import ColourMap
+    from vision.contact import ContactDetector, own_colour
+
+    route = _route_of_clip()
+    own = own_colour(route, ColourMap())
+    hold = route.holds.ids[int(np.flatnonzero(own[1] & ~own[2])[0])]  # the index's colour
+    det = ContactDetector(colour_map=ColourMap())
+    assert det.p.last_stay_level < 0.15 < det.p.stay_level
+
+    def cands(t: float) -> list:
+        return ["start", hold if index_down and t >= 0.5 - 1e-6 else None, None, None, None]
+
+    def probs(t: float) -> list:
+        p = 0.95 if t < 1.2 - 1e-6 else 0.1
+        return [p, p if cands(t)[1] else 0.0, 0, 0, 0]
+
+    events = _scripted_events(det, route, cands, probs, stay_at=lambda t: 0.9 if t < 1.2 - 1e-6 else stay)
+    downs = [(e["finger"], e["target"]) for e in events if e["type"] == "down"]
+    assert downs == [("thumb", "start")] + ([("index", hold)] if index_down else [])
+    assert sorted(e["finger"] for e in events if e["type"] == "up") == ups
+    assert (det.state[1] == hold) == index_down  # the index still down at the end
 
 
 def test_a_hold_left_for_a_moment_is_not_a_used_hold_to_the_rescue() -> None:
