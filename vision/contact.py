@@ -530,7 +530,8 @@ class ContactDetector:
     zone takes only its most likely finger. Once down, a second classifier judges whether it is
     *still* down from cues relative to how the finger looked when it went down (MediaPipe may
     distort a finger pinned on a hold while the hand moves on), and the finger goes *up* when
-    that stays below ``stay_level`` for ``off_s``. Events are dated to the first frame of the
+    that stays below ``stay_level`` for ``off_s`` (below ``last_stay_level`` for the last finger
+    down: its lift ends the climb). Events are dated to the first frame of the
     run that confirmed them. When the last finger down lifts, the last second is re-examined
     for another finger's placement the classifier missed (``rescue_*`` in the params): the
     rules' move structure makes a missed placement far likelier than a ``no_contact`` fault.
