@@ -76,7 +76,9 @@ class ContactParams:
             table, 34 of 38 both), events F1 0.8781 -> 0.8817. 0.3 (as
             ``stay_level``): 269; 0.15: 271; 0.1: 273 with ``off_s`` 0.2 for it; 0.08: 273;
             0.03: 277 (F1 0.8769); 0.02: 274. Holding the lift longer instead (0.2 s of P
-            under 0.3): 274, four lost.
+            under 0.3): 274, four lost. On 99 climbs rendered after the choice (seeds
+            19300-19398): 69 -> 70 (a wrong_finger climb judged ``no_contact`` won, none lost),
+            events F1 0.8771 -> 0.8808.
         rescue_s, rescue_level, rescue_min_s: when the last finger down lifts while no other
             finger is down (a ``no_contact`` fault in the rules, but far more often a placement
             the classifier missed), the last ``rescue_s`` are re-examined: the other finger's
