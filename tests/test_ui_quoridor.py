@@ -325,6 +325,32 @@ def test_panel_question_from_the_video_then_the_held_move(qtbot, window, rendere
     assert qs._synced == s.record
 
 
+def test_the_cameras_own_moves_are_not_synced_back_to_its_watcher(window, monkeypatch):
+    """The watcher (in its thread) is put on the kept record only when a person changed it. The
+    camera's own moves it has already, and it may have followed the board further since (past an
+    illegal move it saw: it carries on from the position seen), so syncing it back to the record
+    while the model's listeners refresh put it behind the board (a race: the next move then read
+    as two changes). Here the source is made to look running and the syncs are counted."""
+    from ui.app.quoridor_worker import QuoridorController
+    from vision.quoridor.watch import MoveEvent
+
+    win = window("en", "sync.sqlite3")
+    qs = win.quoridor_screen
+    monkeypatch.setattr(QuoridorController, "running", property(lambda self: True))
+    synced: list[list[str]] = []
+    monkeypatch.setattr(qs.video, "sync", lambda record: synced.append(list(record)))
+    qs.names_edit.setText("Alice, Bob")
+    s = qs.new_game()
+    synced.clear()
+    seen = MoveEvent(0, 12, 0, "e2", 0.9, False, "P1 e1→e2", ["e2"])
+    assert qs.camera_events([seen]) == ["accepted"]
+    assert s.record == ["e2"] and synced == [] and qs._synced == ["e2"]
+    # a person's move is synced to the watcher
+    qs.move_edit.setText("e8")
+    qs.play_typed()
+    assert s.record == ["e2", "e8"] and synced == [["e2", "e8"]]
+
+
 def test_four_player_board(qtbot, window):
     win = window("en", "four.sqlite3")
     qs = win.quoridor_screen

@@ -92,6 +92,8 @@ class QuoridorScreen(QWidget):
         self.hint: qc.HintResult | None = None
         self.hint_time_s = 1.0
         self._synced: list[str] | None = None
+        # True while the camera's own moves are handed to the model (no sync back to it)
+        self._from_camera = False
 
         # source bar
         self.source_combo = QComboBox()
@@ -301,9 +303,15 @@ class QuoridorScreen(QWidget):
         for ev in events:
             if self.keeper.session is None:
                 break
-            outcome = self.run(qc.CameraEvent(ev))
+            # the model's listeners refresh while the move is run: the watcher has the move
+            # already and may have seen more since (in its thread), so it is not synced back
+            self._from_camera = True
+            try:
+                outcome = self.run(qc.CameraEvent(ev))
+            finally:
+                self._from_camera = False
             out.append(str(outcome))
-            if outcome == "accepted":
+            if outcome == "accepted" and self.keeper.session is not None:
                 self._synced = self.keeper.session.record  # the watcher has it already
         return out
 
@@ -421,9 +429,11 @@ class QuoridorScreen(QWidget):
 
     def _sync_watcher(self) -> None:
         """Put the watcher on the kept record after a person changed it (not while a question
-        waits: the watcher then follows what it saw)."""
+        waits: the watcher then follows what it saw; not for the camera's own moves: the
+        watcher, in its thread, may have followed the board further, e.g. past an illegal
+        move it saw, and would be put back)."""
         s = self.keeper.session
-        if s is None or s.question is not None or not self.video.running:
+        if s is None or s.question is not None or self._from_camera or not self.video.running:
             return
         worker = self.video.worker
         if worker is not None and worker.watcher.players != s.num_players:
