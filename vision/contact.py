@@ -67,16 +67,17 @@ class ContactParams:
             aside): lifting it leaves the hand off the route, a ``no_contact`` fault that ends
             the climb, so it needs the still-down classifier surer. On the recorded climbs
             judged ``no_contact`` wrongly, the finger lifted was as often still down for about
-            a second more (its P falling under 0.3 while it pressed, seen obliquely) as it was
-            truly lifted with another finger's placement missed. Chosen 2026-12-06 (session 35) on
-            the 342 recorded climbs of seeds 18900-19044, 19100-19198 and 19200-19298
+            a second more (its P falling under 0.3 while it pressed, seen obliquely) as it
+            was truly lifted with another finger's placement missed. Chosen 2026-12-06
+            (session 35) on the 342 recorded climbs of seeds 18900-19044, 19100-19198 and
+            19200-19298
             (judged before, by sessions 33 and 34): verdicts 269 -> 276 (none lost; 117 ->
             118, 75 -> 78, 77 -> 80 on the three sets; clean oblique 18 -> 21 of 38, used_hold
             31 -> 33, card_moved 27 -> 29; the no_contact climbs, whose hand rises clear of the
-            table, 34 of 38 both), events F1 0.8781 -> 0.8817. 0.3 (as
-            ``stay_level``): 269; 0.15: 271; 0.1: 273 with ``off_s`` 0.2 for it; 0.08: 273;
-            0.03: 277 (F1 0.8769); 0.02: 274. Holding the lift longer instead (0.2 s of P
-            under 0.3): 274, four lost. On 99 climbs rendered after the choice (seeds
+            table, 34 of 38 both), events F1 0.8781 -> 0.8817. 0.3 (as ``stay_level``):
+            269; 0.15: 271; 0.08: 273; 0.03: 277 (F1 0.8769); 0.02: 274; 0.1 and 0.05 with
+            the lift also held 0.2 s: 275 and 276. Holding the lift 0.2 s instead (P under
+            0.3): 274, four lost. On 99 climbs rendered after the choice (seeds
             19300-19398): 69 -> 70 (a wrong_finger climb judged ``no_contact`` won, none lost),
             events F1 0.8771 -> 0.8808.
         rescue_s, rescue_level, rescue_min_s: when the last finger down lifts while no other
