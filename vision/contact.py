@@ -1097,6 +1097,8 @@ class ContactDetector:
                                    "frame": f0, "confidence": round(conf, 3)})
             else:
                 stay = self._still_down(k, cur, ob, float(prob[k]), at)
+                # the last finger down after the start (the finish zone aside): its lift would
+                # end the climb (and asks for a rescue)
                 last = self.started and cur != "finish" and all(
                     self.state[j] is None for j in range(n) if j != k)
                 if stay >= (p.last_stay_level if last else p.stay_level):
@@ -1113,8 +1115,7 @@ class ContactDetector:
                     rescued: list[dict[str, Any]] = []
                     if cur not in ("start", "finish"):  # (zones take several fingers)
                         self._lifted_from[cur] = self._lifted_from.get(cur, 0) + 1
-                    if p.rescue_s > 0 and self.started and cur != "finish" and all(
-                            self.state[j] is None for j in range(n) if j != k):
+                    if p.rescue_s > 0 and last:
                         res = self._rescue(k, t_s, route, (t_up, f_up))
                         rescued = [res] if res is not None else self._dab(k, (t_up, f_up), route)
                     events += rescued
