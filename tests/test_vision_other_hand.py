@@ -129,6 +129,40 @@ def test_without_the_reference_only_landmarks_count() -> None:
     assert cv2.pointPolygonTest(np.array(CARD, np.float32), tuple(map(float, ev[0]["where_px"])), False) >= 0
 
 
+@pytest.mark.parametrize(("apart_palm", "reported"), [(0.55, False), (1.4, True)])
+def test_mediapipes_copy_of_the_climbing_hand_is_not_the_other_hand(apart_palm: float, reported: bool
+                                                                     ) -> None:
+    """Seed 19331 of the bench: MediaPipe reported an obliquely seen climbing hand twice, the
+    copy of the other handedness with half its palm, its landmarks 0.52-0.57 palms from the
+    hand's on average (its wrist further than half its own palm): it was judged ``other_hand``.
+    A copy that close is the climbing hand; a second hand 1.4 palms away (as close as real
+    hands came in the rendered climbs) touching the card is the other hand."""
+    from vision.contact import palm_size_px
+
+    frame = np.full((480, 640, 3), TABLE, np.uint8)
+    lm = _climbing_hand(frame, (370.0, 330.0))  # its fingers on the card
+    palm = palm_size_px(lm)
+    centre = lm.mean(0)
+    near = centre + 0.5 * (lm - centre) if apart_palm < 1 else lm.copy()
+
+    def apart(dx: float) -> float:  # mean landmark distance in palms, moved dx px left
+        return float(np.linalg.norm(near - np.float32([dx, 0.0]) - lm, axis=1).mean()) / palm
+
+    lo, hi = 0.0, 5.0 * palm
+    for _ in range(40):
+        lo, hi = ((lo + hi) / 2, hi) if apart((lo + hi) / 2) < apart_palm else (lo, (lo + hi) / 2)
+    second = near - np.float32([hi, 0.0])
+    assert abs(apart(hi) - apart_palm) < 0.01
+    assert np.linalg.norm(second[0] - lm[0]) > 0.5 * palm_size_px(second)  # not by its wrist
+    quad = np.array(CARD, np.float32)
+    assert any(cv2.pointPolygonTest(quad, (float(x), float(y)), False) >= 0 for x, y in second[[4, 8, 12, 16, 20]])
+    w = OtherHandWatcher(_route())  # no reference: the landmarks only
+    ev = []
+    for i in range(10):
+        ev += w.update(frame, i / 15, 2 * i, [_Hand(lm), _Hand(second)], _Hand(lm))
+    assert (len(ev) == 1 and ev[0]["seen_by"] == "landmarks") if reported else ev == []
+
+
 def test_the_bundled_clip_the_free_hand_unseen_by_mediapipe_is_judged_other_hand() -> None:
     """sample_videos/other_hand_edge_top: the free hand comes in from the bottom edge, its wrist
     outside the picture. Real MediaPipe finds only the climbing hand; the referee still calls

@@ -62,6 +62,9 @@ __all__ = ["OtherHandWatcher"]
 _HOLD_REACH = 2.5
 #: the climbing hand's colour is measured again after this long (s)
 _MODEL_S = 0.5
+#: a second hand whose landmarks lie this close to the climbing hand's on average (in palms,
+#: the larger of the two) is MediaPipe's copy of it (see :meth:`OtherHandWatcher._others`)
+COPY_PALM = 0.75
 
 
 class OtherHandWatcher:
@@ -146,14 +149,24 @@ class OtherHandWatcher:
                  "seen_by": how, "where_px": [round(where[0], 1), round(where[1], 1)]}]
 
     def _others(self, hands: list[Any], climber: Any) -> list[np.ndarray]:
-        """The landmarks of the hands that are not the climbing one (nor a duplicate of it)."""
+        """The landmarks of the hands that are not the climbing one (nor a copy of it: its
+        wrist within half its palm of the climbing hand's, or its landmarks within
+        ``COPY_PALM`` of a palm of the climbing hand's on average). The referee drops copies
+        within half a palm (:func:`vision.pipeline._dedup`); seed 19331 of the bench showed
+        one of the other handedness, its palm half the size, 0.52-0.57 palms off, judged
+        ``other_hand``. Two real hands come no closer than 1.39 palms on average (the ground
+        truth of the 49 ``other_hand`` climbs of seeds 18900-19398, closest frame of each)."""
         out = []
         for h in hands:
             if h is climber:
                 continue
             lm = np.asarray(h.landmarks_px, np.float32)
-            if climber is not None and np.linalg.norm(lm[0] - climber.landmarks_px[0]) < 0.5 * palm_size_px(lm):
-                continue  # a duplicate detection of the climbing hand
+            if climber is not None:
+                own = np.asarray(climber.landmarks_px, np.float32)
+                palm = max(palm_size_px(lm), palm_size_px(own))
+                if (np.linalg.norm(lm[0] - own[0]) < 0.5 * palm_size_px(lm)
+                        or float(np.linalg.norm(lm - own, axis=1).mean()) <= COPY_PALM * palm):
+                    continue  # a copy of the climbing hand
             out.append(lm)
         return out
 

@@ -74,28 +74,20 @@ def load_route_json(route: Any) -> dict[str, Any] | None:
     return json.loads(p.read_text(encoding="utf-8"))
 
 
-#: two hands whose landmarks lie this close on average (in palms, the larger) are one (_dedup)
-DUPLICATE_PALM = 0.75
-
-
 def _dedup(hands: Any) -> Any:
     """MediaPipe sometimes reports one hand twice (two palm detections of the same hand):
-    keep the more confident of two hands whose landmarks lie within ``DUPLICATE_PALM`` (0.75)
-    of a palm of each other on average (the larger of the two palms: the second detection of
-    an obliquely seen hand is often a shrunken copy, at times of the other handedness, 35-38
-    px from the first where its own palm is 46-52 px and the first's 80; seed 17062 of
-    ``vision.bench_judge``, whose copy was judged ``other_hand``). 0.5 until 2026-12-06: seed
-    19331's copy (the other handedness, palm 47-52 px against 96-100) lay 0.52-0.57 of a palm
-    from the hand and was judged ``other_hand``. Two real hands come no closer than 1.39
-    palms (the ground truth's landmarks of the 49 ``other_hand`` climbs of seeds
-    18900-19398, closest frame of each)."""
+    keep the more confident of two hands whose landmarks lie within half a palm of each other
+    (the larger of the two palms: the second detection of an obliquely seen hand is often a
+    shrunken copy, at times of the other handedness, 35-38 px from the first where its own
+    palm is 46-52 px and the first's 80; seed 17062 of ``vision.bench_judge``, whose copy was
+    judged ``other_hand``)."""
     if len(hands.hands) < 2:
         return hands
     keep: list[Any] = []
     for h in sorted(hands.hands, key=lambda h: -h.score):
         palm = palm_size_px(h.landmarks_px)
         if all(float(np.linalg.norm(h.landmarks_px - k.landmarks_px, axis=1).mean())
-               > DUPLICATE_PALM * max(palm, palm_size_px(k.landmarks_px)) for k in keep):
+               > 0.5 * max(palm, palm_size_px(k.landmarks_px)) for k in keep):
             keep.append(h)
     if len(keep) == len(hands.hands):
         return hands
