@@ -741,9 +741,8 @@ def test_the_last_finger_down_lifts_only_when_the_still_down_classifier_is_surer
     finger pressing steeply often has a still-down P under ``stay_level`` for a while. The
     thumb is on the start zone from 0 s (and the index on a hold of its colour from 0.5 s);
     from 1.2 s the contact classifier says 0.1 and the still-down classifier ``stay`` for
-    every finger down. The last finger
-    down lifts only under ``last_stay_level``; one with another still down lifts under
-    ``stay_level``."""
+    every finger down. The last finger down lifts only under ``last_stay_level``; one with
+    another still down lifts under ``stay_level``."""
     from games.grimpe.cards import ColourMap
     from vision.contact import ContactDetector, own_colour
 

@@ -28,7 +28,7 @@ from vision.landmarks import FINGER_JOINTS, FINGERS
 from vision.observations import ContactObservation, RouteObservation
 
 __all__ = ["ContactDetector", "ContactParams", "OcclusionMeter", "contact_features", "finger_targets",
-           "hold_colour_prior"]
+           "hands_apart", "hold_colour_prior"]
 
 
 @dataclass(frozen=True)
@@ -70,16 +70,15 @@ class ContactParams:
             a second more (its P falling under 0.3 while it pressed, seen obliquely) as it
             was truly lifted with another finger's placement missed. Chosen 2026-12-06
             (session 35) on the 342 recorded climbs of seeds 18900-19044, 19100-19198 and
-            19200-19298
-            (judged before, by sessions 33 and 34): verdicts 269 -> 276 (none lost; 117 ->
-            118, 75 -> 78, 77 -> 80 on the three sets; clean oblique 18 -> 21 of 38, used_hold
-            31 -> 33, card_moved 27 -> 29; the no_contact climbs, whose hand rises clear of the
-            table, 34 of 38 both), events F1 0.8781 -> 0.8817. 0.3 (as ``stay_level``):
-            269; 0.15: 271; 0.08: 273; 0.03: 277 (F1 0.8769); 0.02: 274; 0.1 and 0.05 with
-            the lift also held 0.2 s: 275 and 276. Holding the lift 0.2 s instead (P under
-            0.3): 274, four lost. On 99 climbs rendered after the choice (seeds
-            19300-19398): 69 -> 70 (a wrong_finger climb judged ``no_contact`` won, none lost),
-            events F1 0.8771 -> 0.8808.
+            19200-19298 (judged before, by sessions 33 and 34): verdicts 269 -> 276 (none
+            lost; 117 -> 118, 75 -> 78, 77 -> 80 on the three sets; clean oblique 18 -> 21
+            of 38, used_hold 31 -> 33, card_moved 27 -> 29; the no_contact climbs, whose hand
+            rises clear of the table, 34 of 38 both), events F1 0.8781 -> 0.8817. 0.3 (as
+            ``stay_level``): 269; 0.15: 271; 0.08: 273; 0.03: 277 (F1 0.8769); 0.02: 274;
+            0.1 and 0.05 with the lift also held 0.2 s: 275 and 276. Holding the lift 0.2 s
+            instead (P under 0.3): 274, four lost. On 99 climbs rendered after the choice
+            (seeds 19300-19398): 69 -> 70 (a wrong_finger climb judged ``no_contact`` won,
+            none lost), events F1 0.8771 -> 0.8808.
         rescue_s, rescue_level, rescue_min_s: when the last finger down lifts while no other
             finger is down (a ``no_contact`` fault in the rules, but far more often a placement
             the classifier missed), the last ``rescue_s`` are re-examined: the other finger's
@@ -371,6 +370,13 @@ def _finger_axes(lm: np.ndarray, finger: str) -> tuple[np.ndarray, np.ndarray, f
 def palm_size_px(lm: np.ndarray) -> float:
     """Wrist to middle-finger knuckle distance (px): the hand's scale."""
     return max(float(np.linalg.norm(lm[0] - lm[9])), 1.0)
+
+
+def hands_apart(a: np.ndarray, b: np.ndarray) -> float:
+    """How far apart two hands' (21, 2) landmarks lie: their mean distance, in palm sizes
+    (:func:`palm_size_px`, the larger of the two). MediaPipe's copies of one hand lie close."""
+    a, b = np.asarray(a, np.float32), np.asarray(b, np.float32)
+    return float(np.linalg.norm(a - b, axis=1).mean()) / max(palm_size_px(a), palm_size_px(b))
 
 
 def finger_targets(lm: np.ndarray, route: RouteObservation, p: ContactParams

@@ -50,7 +50,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.contact import ContactParams, finger_targets, palm_size_px
+from vision.contact import ContactParams, finger_targets, hands_apart, palm_size_px
 from vision.hand_mask import SKIN_D2, hand_mask
 from vision.landmarks import FINGER_JOINTS, FINGERS
 from vision.observations import RouteObservation
@@ -161,12 +161,10 @@ class OtherHandWatcher:
             if h is climber:
                 continue
             lm = np.asarray(h.landmarks_px, np.float32)
-            if climber is not None:
-                own = np.asarray(climber.landmarks_px, np.float32)
-                palm = max(palm_size_px(lm), palm_size_px(own))
-                if (np.linalg.norm(lm[0] - own[0]) < 0.5 * palm_size_px(lm)
-                        or float(np.linalg.norm(lm - own, axis=1).mean()) <= COPY_PALM * palm):
-                    continue  # a copy of the climbing hand
+            if climber is not None and (
+                    np.linalg.norm(lm[0] - climber.landmarks_px[0]) < 0.5 * palm_size_px(lm)
+                    or hands_apart(lm, climber.landmarks_px) <= COPY_PALM):
+                continue  # a copy of the climbing hand
             out.append(lm)
         return out
 

@@ -50,6 +50,7 @@ from vision.contact import (
     ContactDetector,
     ContactParams,
     OcclusionMeter,
+    hands_apart,
     palm_size_px,
 )
 from vision.filters import OneEuroFilter
@@ -85,9 +86,7 @@ def _dedup(hands: Any) -> Any:
         return hands
     keep: list[Any] = []
     for h in sorted(hands.hands, key=lambda h: -h.score):
-        palm = palm_size_px(h.landmarks_px)
-        if all(float(np.linalg.norm(h.landmarks_px - k.landmarks_px, axis=1).mean())
-               > 0.5 * max(palm, palm_size_px(k.landmarks_px)) for k in keep):
+        if all(hands_apart(h.landmarks_px, k.landmarks_px) > 0.5 for k in keep):
             keep.append(h)
     if len(keep) == len(hands.hands):
         return hands
