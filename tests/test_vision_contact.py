@@ -837,7 +837,7 @@ def test_a_return_dated_back_but_confirmed_late_still_cancels_the_lift() -> None
     assert [e["type"] for e in det0._settle([back])] == ["down"]
 
 
-def _dab_before_the_thumb_lifts(det, route, target: str, p_index: float, frames: range):
+def _dab_before_the_thumb_lifts(det, route, target: str, p_index: float, frames):
     """The thumb, the only finger down (on the start zone), lifts at 16/15 s; the index was
     over ``target`` with P ``p_index`` in the processed ``frames`` (15 per s) before it, and
     over nothing in the others. Returns what :meth:`ContactDetector._dab` gives."""
@@ -857,14 +857,17 @@ def _dab_before_the_thumb_lifts(det, route, target: str, p_index: float, frames:
     (0.8, range(8, 10), False, False),   # too short
     (0.8, range(1, 6), False, False),    # lifted 0.73 s before the last finger: too long ago
     (0.8, range(8, 14), True, False),    # the finger's own colour: the usual bar applies
+    (0.8, (8, 9, 11, 12, 13), False, True),  # MediaPipe lost the tip for one frame: one run
+    (0.8, (8, 9, 12, 13), False, False),     # two frames: two runs, each too short
 ])
 def test_a_dab_into_a_hold_of_another_colour_is_judged_when_the_hand_lets_go(
-        p_index: float, frames: range, own: bool, found: bool) -> None:
+        p_index: float, frames: tuple[int, ...], own: bool, found: bool) -> None:
     """``dab_level``: a finger put briefly into a hold of another colour (under the bar of
     ``wrong_level``, so not confirmed) and lifted, then the last finger down lifts: the
     placement is given as a down and an up before the lift (the judge then rules
     ``wrong_finger``, not ``no_contact``). Weak, short or long-gone runs and holds of the
-    finger's own colour give nothing."""
+    finger's own colour give nothing. A run survives a frame without the finger over the hold
+    (``gap_s``), as a run towards a down does."""
     from vision.contact import ContactDetector
 
     route = _route_of_clip()
@@ -879,6 +882,7 @@ def test_a_dab_into_a_hold_of_another_colour_is_judged_when_the_hand_lets_go(
     down, up = ev
     assert (down["type"], down["finger"], down["target"], down["frame"]) == ("down", "index", hold, 16)
     assert (up["type"], up["finger"], up["frame"]) == ("up", "index", 28)
+    assert down["confidence"] == pytest.approx(p_index, abs=1e-3)  # the frames over the hold
     assert down["t"] < up["t"] < 16 / 15 and det.state[1] is None  # it is not down any more
 
 

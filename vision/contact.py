@@ -125,6 +125,12 @@ class ContactParams:
             models trained on one half of them, on the other half, 97 -> 99 and 81 -> 84
             (events F1 +0.002 on each); ``dab_level`` 0.7: 169 with the eighth; 0.5 with
             ``dab_s`` 0.13 and ``dab_gap_s`` 0.7: 171 with the eighth, 98 and 84 on the halves.
+            Since 2026-12-06 (session 36) the run survives ``gap_s`` without P from
+            ``on_level`` (one processed frame), as a run towards a down does, and its mean P is
+            over the frames with it: seed 19360 (a ring finger's dab at P .98 .58 .35 .88 .77)
+            was judged ``no_contact``. On the 99 recorded climbs of 19300-19398: 70 -> 71 (that
+            one), events F1 0.8808 -> 0.8820; on the 342 of 18900-19298: no verdict changed,
+            one dab more (a wrong one), F1 0.8817 -> 0.8814.
         settle_palm: a rescued placement is dated to the start of the run's last stretch where
             the fingertip stays within this many palm sizes of where it ends (a finger sliding
             over the finish card before it presses is not down yet); 0: the run's start.
@@ -419,17 +425,25 @@ def finger_targets(lm: np.ndarray, route: RouteObservation, p: ContactParams
     return targets, scores, points
 
 
-def _runs(keys: list[Any]) -> list[tuple[int, int]]:
-    """(first, last) index of each maximal run of equal keys that are not None."""
+def _runs(keys: list[Any], times: list[float] | None = None, gap_s: float = 0.0) -> list[tuple[int, int]]:
+    """(first, last) index of each maximal run of equal keys that are not None. With ``times``
+    (each key's time), a run survives None keys up to ``gap_s`` after its last key (as a run
+    towards a down does, ``ContactParams.gap_s``); its first and last index are keys."""
     out = []
     i = 0
     while i < len(keys):
         if keys[i] is None:
             i += 1
             continue
-        e = i
-        while e + 1 < len(keys) and keys[e + 1] == keys[i]:
-            e += 1
+        e = n = i
+        while n + 1 < len(keys):
+            if keys[n + 1] == keys[i]:
+                e = n = n + 1
+            elif (keys[n + 1] is None and times is not None
+                  and times[n + 1] - times[e] <= gap_s + 1e-6):
+                n += 1
+            else:
+                break
         out.append((i, e))
         i = e + 1
     return out
@@ -697,11 +711,12 @@ class ContactDetector:
             keys = [c if c is not None and c not in ("start", "finish") and r[3][k] >= p.on_level
                     and not self._right_colour(k, c, route) else None
                     for r in rows for c in (r[2][k],)]
-            for i, j in _runs(keys):
+            for i, j in _runs(keys, [r[0] for r in rows], p.gap_s):
                 if rows[j][0] - rows[i][0] < p.dab_s - 1e-6 or up[0] - rows[j][0] > p.dab_gap_s + 1e-6:
                     continue
-                conf = float(np.mean([r[3][k] for r in rows[i:j + 1]]))
-                score = conf * (j + 1 - i)
+                ps = [r[3][k] for r, c in zip(rows[i:j + 1], keys[i:j + 1]) if c is not None]
+                conf = float(np.mean(ps))
+                score = conf * len(ps)
                 if conf >= p.dab_level and (best is None or score > best[0]):
                     best = (score, k, str(keys[i]), i, j, conf)
         if best is None:
