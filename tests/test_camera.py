@@ -5,7 +5,9 @@ from vision.camera import (
     CameraModel,
     apply_homography,
     axis_scale_log_ratio,
+    LOW_CAMERA_DEG,
     camera_centre_from_homography,
+    camera_placement,
     default_intrinsics,
     homography_from_pose,
     look_at,
@@ -120,3 +122,29 @@ def test_homography_from_pose_is_the_cameras_own() -> None:
     truth = cam.project(np.column_stack([far, np.zeros(len(far))]))
     assert np.abs(apply_homography(H, far) - truth).max() < 0.05
     assert homography_from_pose(P[:3], Q[:3], default_intrinsics((640, 480))) is None
+
+
+@pytest.mark.parametrize("eye", [(380, 190, 320), (-470, 40, 430), (10, 150, 600), (0, -400, 300)])
+def test_the_camera_is_placed_from_the_route_homography(eye: tuple) -> None:
+    """camera_placement of the centre camera_centre_from_homography finds (no lens distortion):
+    the height, the distance along the table and the elevation seen from the route's middle,
+    as the camera was put; ``low`` below LOW_CAMERA_DEG."""
+    middle = np.array([0.0, 150.0])
+    cam = look_at((640, 480), eye, (0, 150, 0), hfov_deg=60)
+    found = camera_centre_from_homography(cam.H_image_from_table(), (640, 480))
+    assert found is not None
+    got = camera_placement(found, middle)
+    d = float(np.hypot(eye[0] - middle[0], eye[1] - middle[1]))
+    truth = float(np.degrees(np.arctan2(eye[2], d)))
+    assert got["elevation_deg"] == pytest.approx(truth, abs=1.0)
+    assert got["height_mm"] == pytest.approx(eye[2], rel=0.03)
+    assert got["distance_mm"] == pytest.approx(d, abs=0.03 * np.hypot(d, eye[2]))
+    assert got["low"] == (truth < LOW_CAMERA_DEG)
+
+
+def test_camera_placement_straight_above_and_bad_input() -> None:
+    above = camera_placement(np.array([0.0, 150.0, 500.0]), np.array([0.0, 150.0]))
+    assert above == {"height_mm": 500.0, "distance_mm": 0.0, "elevation_deg": 90.0, "low": False}
+    assert camera_placement(np.array([0.0, -400.0, 300.0]), np.zeros(2))["elevation_deg"] == pytest.approx(36.9)
+    with pytest.raises(ValueError, match="3 finite numbers"):
+        camera_placement(np.array([0.0, np.nan, 1.0]), np.zeros(2))

@@ -471,3 +471,27 @@ def test_the_verdict_is_printed_when_the_events_file_fails_at_the_end(tmp_path, 
     verdict = json.loads(out)
     assert verdict["result"] in ("summit", "fault", "incomplete") and verdict["events"]
     assert str(events) in err and "cannot write the events" in err
+
+
+def test_the_verdict_says_where_the_camera_is_and_advises_a_low_one(judged):
+    """With a route file the referee knows the table's mm, so it tells where the camera is
+    (from the route's homography, :func:`vision.camera.camera_placement`), close to where the
+    renderer put it; a camera low over the table gets advice in the text output."""
+    from ui.grimpe_video import _text
+    from vision.camera import LOW_CAMERA_DEG
+
+    route, gt, _, verdict = judged
+    R = np.array(gt["camera"]["R_cam_from_world"])
+    eye = -R.T @ np.array(gt["camera"]["t_cam_from_world_mm"])
+    middle = np.mean([[h["x_mm"], h["y_mm"]] for h in route["holds"]], axis=0)
+    elevation = np.degrees(np.arctan2(eye[2], np.linalg.norm(eye[:2] - middle)))
+    cam = verdict["camera"]
+    assert abs(cam["elevation_deg"] - elevation) < 5, (cam, elevation)
+    assert abs(cam["height_mm"] - eye[2]) < 0.1 * eye[2]
+    assert cam["low"] is False and elevation > LOW_CAMERA_DEG
+    en, fr = _text(verdict, "en"), _text(verdict, "fr")
+    assert f"{cam['elevation_deg']:.0f}° above it" in en and "Caméra : à environ" in fr
+    assert "advice" not in en and "conseil" not in fr
+    low = {**verdict, "camera": {**cam, "elevation_deg": 41.0, "low": True}}
+    assert "advice: the camera is low" in _text(low, "en")
+    assert "conseil : la caméra est basse" in _text(low, "fr")

@@ -44,7 +44,7 @@ import numpy as np
 
 from games.grimpe.climb import doubtful_events
 from vision.arbiter import EventArbiter
-from vision.camera import camera_centre_from_homography
+from vision.camera import apply_homography, camera_centre_from_homography, camera_placement
 from vision.card_motion import CardMotionDetector
 from vision.contact import (
     ContactDetector,
@@ -530,7 +530,9 @@ class GrimpeReferee:
         with a confidence below :data:`games.grimpe.climb.DOUBT_LEVEL`), ``view`` (when an
         oblique camera was judged in the table view), ``fault_frame``, ``route`` (holds seen,
         flagged, problems; whether it was found late, the holds seen later, whether the video
-        was judged again) and ``frames`` (seen, processed, with a hand)."""
+        was judged again), ``camera`` (where the camera is seen from the route, with a route
+        file: :func:`vision.camera.camera_placement`; ``low`` when it should go higher) and
+        ``frames`` (seen, processed, with a hand)."""
         # the last frames' contacts were waiting for frames ahead that will not come
         self._queue(self.contacts.finish(), self._t_last, flush=True)
         v = self._verdict_dict()
@@ -568,7 +570,20 @@ class GrimpeReferee:
             if self.holds_mm is not None:
                 for h, mm in zip(v["route"]["holds"], self.holds_mm):
                     h["x_mm"], h["y_mm"] = round(float(mm[0]), 2), round(float(mm[1]), 2)
+            camera = self._camera_placement(route)
+            if camera is not None:
+                v["camera"] = camera
         return v
+
+    def _camera_placement(self, route: RouteObservation) -> dict[str, Any] | None:
+        """:func:`vision.camera.camera_placement` seen from the middle of ``route``'s holds
+        (None without the route's mm frame: no route file)."""
+        if self._eye is None or self._eye[1] is None or route.H_image_from_route is None or not len(route.holds):
+            return None
+        centre = np.nanmean(apply_homography(route.H_route_from_image, route.holds.centres_px), axis=0)
+        if not np.isfinite(centre).all():
+            return None
+        return camera_placement(self._eye[1], centre)
 
     def _seen_later(self) -> tuple[list[str], float]:
         """The holds this pass took from an earlier one's refined route that the route found
