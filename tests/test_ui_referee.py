@@ -4,6 +4,7 @@ when the video judge is off."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from ui.app.referee import AutoAttempt, LiveReferee, RefereeFrame
 
@@ -47,3 +48,32 @@ def test_hands_only_mode_never_makes_up_a_verdict():
         assert rec["hands"] == [] and rec["source_frame"] == 0 and "result" not in rec
     finally:
         ref.close()
+
+
+
+@pytest.mark.parametrize("seed", [19304, 19306])
+def test_the_live_referee_says_where_the_camera_is_once_the_route_is_found(seed: int):
+    """The dashboard's referee passes on where the camera is seen from the route (the real
+    pipeline on rendered oblique frames with their route file): nothing before the first
+    frame, then the renderer's camera within a degree, ``low`` for the one below 55 degrees
+    (seed 19306: 49.6 degrees; 19304: 63.6)."""
+    from vision.camera import LOW_CAMERA_DEG
+    from vision.synth.grimpe_scene import GrimpeScene, SceneConfig
+
+    scene = GrimpeScene(SceneConfig(seed=seed, camera="oblique", script="empty", num_frames=3))
+    gt = scene.ground_truth(frames=False)
+    R = np.array(gt["camera"]["R_cam_from_world"])
+    eye = -R.T @ np.array(gt["camera"]["t_cam_from_world_mm"])
+    middle = np.mean([[h["x_mm"], h["y_mm"]] for h in gt["route"]["holds"]], axis=0)
+    truth = float(np.degrees(np.arctan2(eye[2], np.linalg.norm(eye[:2] - middle))))
+    ref = LiveReferee(route=gt["route"], fps=30.0, model_complexity=0)
+    try:
+        assert ref.judging
+        seen = [ref.update(scene.render_frame(i), i / 30, i) for i in range(3)]
+    finally:
+        ref.close()
+    cam = seen[-1].camera
+    assert cam is not None, "the route is found on the first frames"
+    assert abs(cam["elevation_deg"] - truth) < 1.0 and abs(cam["height_mm"] - eye[2]) < 0.05 * eye[2]
+    assert cam["low"] == (truth < LOW_CAMERA_DEG)
+    assert "camera" not in seen[-1].sidecar_record()["detections"]  # not written on every frame

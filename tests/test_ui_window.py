@@ -206,6 +206,34 @@ def test_french_screens(qtbot, window, tmp_path):
     shot(win, "history_fr")
 
 
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_live_panel_says_where_the_camera_is_and_advises_a_low_one(window, lang):
+    """The live evidence panel shows the camera's elevation from the route once the referee
+    knows it, and tells a camera below 55 degrees to go higher, in the window's language."""
+    import numpy as np
+
+    from ui.app.referee import RefereeFrame
+    from ui.app.video import Frame
+    from ui.app.workers import LiveFrame
+
+    win = window(lang)
+    ls = win.live_screen
+    image = np.zeros((48, 64, 3), np.uint8)
+
+    def shown(camera):
+        rf = RefereeFrame(3, 0.1, camera=camera)
+        ls.show_frame(LiveFrame(image, Frame(image, 3, 0.1, 0.0), rf, False, 30.0, 0, 0.0))
+        return ls.evidence.toPlainText()
+
+    words = {"en": ("Camera: 49° above the route", "Camera low"),
+             "fr": ("Caméra : 49° au-dessus de la voie", "Caméra basse")}[lang]
+    assert words[0] not in shown(None)
+    low = shown({"height_mm": 358.2, "distance_mm": 304.2, "elevation_deg": 49.4, "low": True})
+    assert words[0] in low and words[1] in low and "55°" in low
+    high = shown({"height_mm": 423.6, "distance_mm": 212.3, "elevation_deg": 63.4, "low": False})
+    assert words[0].replace("49", "63") in high and words[1] not in high
+
+
 def test_every_message_has_both_languages():
     for key, (fr, en) in i18n.MESSAGES.items():
         assert fr and en, key

@@ -217,6 +217,8 @@ class GrimpeReferee:
         self._view_from: int | None = None  # the first frame tracked in the view
         # the camera's centre in the route's mm, for the route it was found for
         self._eye: tuple[RouteObservation, np.ndarray | None] | None = None
+        # the route the camera was last placed from, and where (see camera)
+        self._placement: tuple[RouteObservation, dict[str, Any] | None] | None = None
         if earlier is not None:  # the frames are tracked as they were (their hands reused)
             self.view, self._view_decided, self._view_from = earlier.view, earlier._view_decided, earlier._view_from
         self._route_done_t: float | None = None
@@ -570,20 +572,30 @@ class GrimpeReferee:
             if self.holds_mm is not None:
                 for h, mm in zip(v["route"]["holds"], self.holds_mm):
                     h["x_mm"], h["y_mm"] = round(float(mm[0]), 2), round(float(mm[1]), 2)
-            camera = self._camera_placement(route)
+            camera = self.camera
             if camera is not None:
                 v["camera"] = camera
         return v
 
-    def _camera_placement(self, route: RouteObservation) -> dict[str, Any] | None:
-        """:func:`vision.camera.camera_placement` seen from the middle of ``route``'s holds
-        (None without the route's mm frame: no route file)."""
-        if self._eye is None or self._eye[1] is None or route.H_image_from_route is None or not len(route.holds):
+    @property
+    def camera(self) -> dict[str, Any] | None:
+        """Where the camera is seen from the route being judged
+        (:func:`vision.camera.camera_placement`, from the middle of its holds); None before the
+        route is found, without the route's mm frame (no route file) and while the route's map
+        to the image is affine (fitted to fewer than 5 holds: no perspective tells where the
+        camera is)."""
+        route = self.route
+        if (route is None or self._eye is None or self._eye[0] is not route or self._eye[1] is None
+                or route.H_image_from_route is None or not len(route.holds)):
             return None
-        centre = np.nanmean(apply_homography(route.H_route_from_image, route.holds.centres_px), axis=0)
-        if not np.isfinite(centre).all():
+        H = route.H_image_from_route
+        if np.abs(H[2, :2]).max() < 1e-9 * abs(H[2, 2]):
             return None
-        return camera_placement(self._eye[1], centre)
+        if self._placement is None or self._placement[0] is not route:
+            centre = np.nanmean(apply_homography(route.H_route_from_image, route.holds.centres_px), axis=0)
+            self._placement = (route, camera_placement(self._eye[1], centre)
+                               if np.isfinite(centre).all() else None)
+        return self._placement[1]
 
     def _seen_later(self) -> tuple[list[str], float]:
         """The holds this pass took from an earlier one's refined route that the route found

@@ -490,6 +490,13 @@ class LiveScreen(QWidget):
 
             lines.append(tr("live.fault", code=rf.fault.get("code"),
                             detail=detail_text(str(rf.fault.get("detail", "")), language())))
+        cam = rf.camera
+        if cam:
+            lines.append(tr("live.camera", elevation=cam["elevation_deg"], height=cam["height_mm"]))
+            if cam.get("low"):
+                from vision.camera import LOW_CAMERA_DEG
+
+                lines.append(tr("live.camera_low", low=LOW_CAMERA_DEG))
         if not self.win.video_judging and self.win.referee_note:
             lines.append("")
             lines.append(tr(self.win.referee_note))

@@ -33,7 +33,9 @@ class RefereeFrame:
     """What the referee made of one frame (the dashboard's view of it).
 
     ``verdict`` is None when no judge runs (hands-only mode); ``contacts`` maps finger → target
-    for the fingers down; ``raw`` is the pipeline's own result (for its ``annotate``).
+    for the fingers down; ``camera`` is where the camera is seen from the route
+    (:func:`vision.camera.camera_placement`; None before the route is found or without a route
+    file); ``raw`` is the pipeline's own result (for its ``annotate``).
     """
 
     frame_index: int
@@ -45,6 +47,7 @@ class RefereeFrame:
     points: int = 0
     contacts: dict[str, str] = field(default_factory=dict)
     detections: dict[str, Any] = field(default_factory=dict)
+    camera: dict[str, Any] | None = None
     raw: Any = None
 
     @property
@@ -175,7 +178,7 @@ class LiveReferee:
             verdict=dict(getattr(r, "verdict", {}) or {}) or None,
             move_fingers=int(getattr(r, "move_fingers", 0) or 0),
             points=int(getattr(r, "points", 0) or 0), contacts=contacts,
-            detections=detections, raw=r,
+            detections=detections, camera=getattr(self._ref, "camera", None), raw=r,
         )
 
     def annotate(self, frame_bgr: np.ndarray, rf: RefereeFrame) -> np.ndarray:
