@@ -523,6 +523,21 @@ def test_lookahead_features_are_changes_and_same_target() -> None:
     assert not out[:, len(FEATURE_NAMES) + k:].any()
 
 
+def _spy_start(det) -> list[float]:
+    """The times of the frames the detector ``det`` featurises with the start zone weighed as a
+    hold of another colour (the climb started): for :func:`on_samples`' ``started_s``."""
+    times: list[float] = []
+    update = det.features.update
+
+    def spy(lm, t_s, *a, **k):
+        if det.features.start_weight != 1.0:
+            times.append(t_s)
+        return update(lm, t_s, *a, **k)
+
+    det.features.update = spy
+    return times
+
+
 def test_detector_decides_on_the_features_it_was_trained_on() -> None:
     """The detector decides a frame once the frames its model looks ahead to have come, and
     the last frames when the video ends (``finish``). What it decides on must be exactly what
@@ -548,13 +563,15 @@ def test_detector_decides_on_the_features_it_was_trained_on() -> None:
     seen: list[np.ndarray] = []
     predict = det.on_net.predict
     det.on_net.predict = lambda X: (seen.append(X.copy()), predict(X))[1]  # type: ignore[method-assign]
+    started = _spy_start(det)
     decided_while_running = 0
     for lm, t, f, occ in rec:
         if f % 2 == 0:
             det.update(lm, t, f, route, occ, eye=eye)
             decided_while_running = len(seen)
     det.finish()
-    _, _, rows = on_samples(clip, 2, det.lookahead, chooser=det.features.chooser)
+    assert started, "the detector saw the start"
+    _, _, rows = on_samples(clip, 2, det.lookahead, chooser=det.features.chooser, started_s=started[0])
     expected = [r[3] for r in rows if r[3] is not None]
     assert len(seen) == len(expected) > decided_while_running  # the last ones wait for finish
     for a, b in zip(seen, expected):
@@ -1267,6 +1284,7 @@ def test_a_learned_target_chooser_trained_on_a_clip_drives_the_detector() -> Non
     seen: list[np.ndarray] = []
     predict = det.on_net.predict
     det.on_net.predict = lambda X: (seen.append(X.copy()), predict(X))[1]  # type: ignore[method-assign]
+    started = _spy_start(det)
     for lm, t, f, occ in rec:
         if f % 2 == 0:
             det.update(lm, t, f, route, occ, eye=clip_eye(clip))
@@ -1277,10 +1295,37 @@ def test_a_learned_target_chooser_trained_on_a_clip_drives_the_detector() -> Non
                     right += ob.cands[k] == lab[f][k]
     det.finish()
     assert pressing >= 20 and right >= 0.9 * pressing
-    _, _, rows = on_samples(clip, 2, det.lookahead, chooser=det.features.chooser)
+    _, _, rows = on_samples(clip, 2, det.lookahead, chooser=det.features.chooser,
+                            started_s=started[0] if started else np.inf)
     expected = [r[3] for r in rows if r[3] is not None]
     assert len(seen) == len(expected)
     for a, b in zip(seen, expected):
         np.testing.assert_array_equal(a, b)
     with pytest.raises(ValueError, match="retrain"):
         TargetChooser(dict(model["target"], features=["geo"]))
+
+
+def test_once_started_the_start_zone_weighs_as_a_hold_of_another_colour() -> None:
+    """After the start, going back to the start zone is a fault (``restart_zone``): the target
+    chooser then weighs the zone as a hold of another colour, so a finger over both the Départ
+    card and a hold is given the hold unless the zone is far likelier. The thumb truly on the
+    start zone keeps it; the ring finger resting beside it (sample clip, 0.67 s) is given the
+    hold beside. The detector weighs the zone so only once it has seen the start."""
+    from vision.bench_judge import _colour_map
+    from vision.contact import ContactDetector
+
+    clip = exact_recording()
+    route = clip["route"]
+    det = ContactDetector(colour_map=_colour_map(clip["gt"]))
+    lm, t, f, occ = clip["rec"][20]
+    prior = det.colour_prior(route)
+    before = det.features.chooser.choose(lm, route, prior, None, occ, 0.0, 1.0)[0]
+    after = det.features.chooser.choose(lm, route, prior, None, occ, 0.0, det.p.other_colour_weight)[0]
+    assert before[0] == after[0] == "start"  # the thumb, pressing on the zone
+    assert before[3] == "start" and after[3] not in (None, "start", "finish")
+    weights = []
+    for lm, t, f, occ in clip["rec"]:
+        det.update(lm, t, f, route, occ)
+        weights.append((det.started, det.features.start_weight))
+    assert weights[0] == (False, 1.0) and weights[-1] == (True, det.p.other_colour_weight)
+    assert all(w == 1.0 for s, w in weights if not s)

@@ -162,6 +162,15 @@ class ContactParams:
             195/74/73/21, against 203/76/79/21 at 0.3. Retrained at 0.01 (the model shipped):
             212/78/86/20, events F1 0.877/0.889/0.890 (0.859/0.891/0.875 for the
             seventeenth at 0.3).
+            Since 2026-12-06 (session 36) the start zone is weighed so too once the climb has
+            started (going back to it is a fault, ``restart_zone``): a finger in a hold of
+            another colour beside the Départ card had been given the start zone, so its
+            placement was not seen (``TargetChooser.choose``'s ``start_weight``; the trainer
+            applies it from the true start, :func:`vision.train_contact.on_samples`; the
+            shipped model was trained without it). On the 441 climbs of seeds
+            18900-19398 recorded again with the grey retry: 277 -> 278 of 342 (two won, a clean
+            top-down climb lost), 73 -> 74 of 99, events F1 0.8820 -> 0.8823 and 0.8859 ->
+            0.8884; a weight of 0.1 for the start zone: 277 and 73.
         gap_s: a run of evidence towards a down survives this long without support (the tip
             lost for a frame); it is confirmed only by supported frames.
         back_s, back_level, back_tip_palm: see :meth:`ContactDetector._date_back` (0 disables).
@@ -910,6 +919,9 @@ class ContactDetector:
             ob = _Observed(t_s, frame_index, None, occlusion, route, [None] * n, None,
                            np.zeros((n, 2), np.float32), view)
         else:
+            # once the climb has started, the start zone is a fault to go back to (restart_zone),
+            # weighed as a hold of another colour (other_colour_weight)
+            self.features.start_weight = min(self.p.other_colour_weight, 1.0) if self.started else 1.0
             cands, X, points = self.features.update(lm, t_s, route, occlusion, self.colour_prior(route),
                                                     eye)
             ob = _Observed(t_s, frame_index, lm, occlusion, route, cands, X, points, view)

@@ -400,10 +400,12 @@ class TargetChooser:
 
     def choose(self, lm: np.ndarray, route: RouteObservation, prior: np.ndarray | None = None,
                shift: np.ndarray | None = None, occlusion: np.ndarray | None = None,
-               cam_tan: float = 0.0
+               cam_tan: float = 0.0, start_weight: float = 1.0
                ) -> tuple[list[str | None], np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """As :func:`best_targets` (targets, geometric score, along, across, points), the
-        target of each finger being its best-scoring candidate (None: no candidate)."""
+        target of each finger being its best-scoring candidate (None: no candidate).
+        ``start_weight``: the start zone's weight, as ``prior``'s for a hold (the decoder gives
+        it the colour weight once the climb has started)."""
         n = len(FINGERS)
         cands = target_candidates(lm, route, shift, occlusion, cam_tan)
         targets: list[str | None] = [None] * n
@@ -426,6 +428,10 @@ class TargetChooser:
                 for i, name in enumerate(names):
                     if name not in ("start", "finish"):
                         s[i] += math.log(max(float(prior[k, route.holds.index(name)]), 1e-9))
+            if start_weight != 1.0:
+                for i, name in enumerate(names):
+                    if name == "start":
+                        s[i] += math.log(max(start_weight, 1e-9))
             i = int(np.argmax(s))
             targets[k] = names[i]
             geo[k], along[k], across[k] = res[i, 0], res[i, 1], res[i, 2]
@@ -525,6 +531,10 @@ class ContactFeatures:
         self._tips: deque[tuple[float, np.ndarray, np.ndarray, np.ndarray]] = deque()
         self._past: deque[tuple[float, np.ndarray, np.ndarray, list[str | None]]] = deque()
 
+    #: the start zone's weight among a finger's candidates (TargetChooser.choose's
+    #: ``start_weight``), set by the decoder frame by frame
+    start_weight = 1.0
+
     def reset_motion(self) -> None:
         """Forget the motion history (the hand was lost)."""
         self._tips.clear()
@@ -552,7 +562,7 @@ class ContactFeatures:
         cam_tan = 0.0 if rays is None else float(rays[0])
         if self.chooser is not None:
             targets, geo, along, across, points = self.chooser.choose(lm, route, prior, shift,
-                                                                      occlusion, cam_tan)
+                                                                      occlusion, cam_tan, self.start_weight)
         else:
             targets, geo, along, across, points = best_targets(lm, route, prior, shift)
         if self.collect:

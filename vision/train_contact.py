@@ -534,20 +534,30 @@ def _clip_features(clip: dict[str, Any], colour_weight: float | None = None, cho
 
 
 def on_samples(clip: dict[str, Any], stride: int, lookahead: tuple[int, ...] = (),
-               colour_weight: float | None = None, chooser: Any = None
-               ) -> tuple[np.ndarray, np.ndarray, list[Any]]:
+               colour_weight: float | None = None, chooser: Any = None,
+               started_s: float | None = None) -> tuple[np.ndarray, np.ndarray, list[Any]]:
     """(X, y, rows): one sample per processed frame and finger with a target under it; with
     ``lookahead``, each frame's features are extended with those of the processed frames that
     many steps later (:func:`vision.contact_model.lookahead_features`), as the detector does.
     ``colour_weight``: a hold of another colour than the finger's weighs this much in the
     choice of its target (default: the detector's ``ContactParams.other_colour_weight``).
     ``chooser``: the model's learned :class:`vision.contact_model.TargetChooser` (None: the
-    geometric choice), as the detector running that model chooses."""
+    geometric choice), as the detector running that model chooses. From ``started_s`` on (the
+    climb started; default: the first true placement on the start zone, none in a bad start)
+    the start zone weighs as a hold of another colour in that choice, as in the detector once
+    it has seen the start."""
+    from vision.contact import ContactParams
+
     fe, prior, eye, lab = _clip_features(clip, colour_weight, chooser)
+    weight = min(ContactParams().other_colour_weight if colour_weight is None else colour_weight, 1.0)
+    if started_s is None:
+        started_s = next((float(e["t"]) for e in clip["gt"]["events"]
+                          if e["type"] == "down" and e.get("target") == "start"), np.inf)
     Xs, ys, rows = [], [], []
     for lm, t, f, occ in clip["rec"]:
         if f % stride:
             continue
+        fe.start_weight = weight if t >= started_s - 1e-9 else 1.0
         if lm is None:
             fe.reset_motion()
             rows.append((f, t, None, None, lm, occ))
