@@ -229,3 +229,22 @@ def test_a_later_event_the_judge_refuses_is_not_a_reason_to_reorder():
     out = arb.push(sorted(ev, key=lambda e: e["t"])[:7], 3.0 + arb.delay_s)  # to the ring's lift
     assert judge.verdict().fault.code == "no_contact" and arb.reordered == []
     assert out[-1]["finger"] == "ring" and arb.pending[0]["target"] == "99z"
+
+
+def test_a_placement_seen_just_after_the_summit_does_not_undo_it():
+    """The last lift leaves the thumb alone on the finish zone (summit); a placement seen 0.05 s
+    later would score more fed first (a three-finger move), but then no finger is alone on the
+    finish zone and the climb has no summit: points count only at the summit, so the order
+    seen stands (sample clean_oblique had been judged incomplete this way)."""
+    ev = _events()
+    truth, _ = _judge(ev, 0.35)
+    assert truth["result"] == "summit"
+    late = ev + [{"t": 5.25, "type": "down", "finger": "index", "target": "7a", "frame": 157}]
+    swapped = sorted(late, key=lambda e: e["t"])
+    swapped[-2:] = [dict(swapped[-1], t=5.2), swapped[-2]]  # the placement fed before the last lift
+    plain = ClimbJudge(ROUTE).feed_all(swapped).to_json()
+    assert plain["result"] == "incomplete"
+    assert sum(m["points"] for m in plain["moves"]) > truth["score"]
+    verdict, arb = _judge(late, 0.35)
+    assert (verdict["result"], verdict["score"]) == ("summit", truth["score"])
+    assert arb.reordered == []

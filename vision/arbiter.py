@@ -22,7 +22,9 @@ is seen lifting made that fault, not a doubtful ``no_contact``).
 The doubt also goes to the climber for the score: a placement seen less than ``window_s`` after
 a lift that ends a move (both without a fault in either order) is counted in that move when
 that order scores more (the lift seen early or the placement late, as the truth is on rendered
-climbs, where a release comes 0.9 s before the next placement). Every reordering is kept in
+climbs, where a release comes 0.9 s before the next placement). Points count only at the summit:
+an order that reaches it (the last lift leaving a finger alone on the finish zone) is not given
+up for one that scores more moves without it. Every reordering is kept in
 :attr:`EventArbiter.reordered` (with ``fault_avoided``, or ``points``: the points so far in the
 seen order and in the order fed) so a reviewer can see it.
 
@@ -137,10 +139,14 @@ class EventArbiter:
                 return moved
         return self.pending.pop(0)
 
-    def _points(self, events: list[dict[str, Any]]) -> int | None:
-        """Points scored so far after feeding ``events``; None if they make a fault."""
+    def _points(self, events: list[dict[str, Any]]) -> tuple[bool, int] | None:
+        """(summit reached, points scored so far) after feeding ``events``; None if they make a
+        fault. Points count only at the summit, so an order that reaches it is worth more than
+        one that scores more moves without it."""
         j = self._trial(events)
-        return None if j is None or j.phase == "fault" else int(j.status()["points_so_far"])
+        if j is None or j.phase == "fault":
+            return None
+        return j.phase == "summit", int(j.status()["points_so_far"])
 
     def _favour(self, head: dict[str, Any]) -> dict[str, Any]:
         """Pop the next event to feed when the head makes no fault: a placement seen within the
@@ -157,7 +163,7 @@ class EventArbiter:
                 if seen is not None and swapped is not None and swapped > seen:
                     self.pending.pop(i)
                     self.reordered.append({"moved": moved, "before": head, "fault_avoided": None,
-                                           "points": (seen, swapped)})
+                                           "points": (seen[1], swapped[1])})
                     return moved
         return self.pending.pop(0)
 
