@@ -530,6 +530,23 @@ oblique 4/11; result and score right 85/99. Speed 57.1 frames/s at 640x480 (0.93
 two other_hand false alarms, 19331's was MediaPipe's copy of the climbing hand (0.52-0.57
 palms off it; :data:`vision.other_hand.COPY_PALM`); run again after that fix (not held out
 for it): 71/99, only 19331 changed (events F1 0.880 both).
+
+Session 36 (2026-12-06): MediaPipe looks again in grey when it finds no hand
+(``HandTracker.grey_retry``); a dab's run survives one frame without evidence; once the climb
+has started the target chooser weighs the start zone as a hold of another colour; the
+arbiter no longer gives up a summit for an order that scores more moves. Chosen on the 441
+climbs of 18900-19398, recorded again: 346 -> 353 right (one of them, 19331, is session 35's
+other-hand fix, which the old recordings predate). Seeds 19400-19498 (``--hd-seed
+19499``), rendered and run once: holds with the route file precision and recall 1.0000; ring
+detector alone precision 0.9981, recall 0.9935, colour 1.0000; centre 0.23 px (0.20 mm).
+Events F1 0.876 (P 0.871, R 0.882; 0.921 on time); other_hand 10/11 (1 false alarm on the 88
+others), card_moved 11/11 (none); verdicts 78/99 (79 %): top 48/55, oblique 30/44; bad_start
+8/11, card_moved 9/11, clean top 11/11, clean oblique 8/11, no_contact 10/11, other_hand 8/11,
+used_hold 8/11, wrong_finger top 11/11, oblique 5/11; result and score right 91/99. Speed
+61.1 frames/s at 640x480 (0.97), 56.2 at 1280x720 (0.95). Recorded (with the grey retry) and
+replayed with the session's start decoder and arbiter: 76/99 (F1 0.876 against the replay's
+0.879): three won (a wrong_finger climb judged ``used_hold``, two clean climbs' scores), one
+lost (a wrong_finger climb judged ``occupied_hold``).
 """
 
 from __future__ import annotations
