@@ -2,10 +2,10 @@ import numpy as np
 import pytest
 
 from vision.camera import (
+    LOW_CAMERA_DEG,
     CameraModel,
     apply_homography,
     axis_scale_log_ratio,
-    LOW_CAMERA_DEG,
     camera_centre_from_homography,
     camera_placement,
     default_intrinsics,

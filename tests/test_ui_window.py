@@ -218,6 +218,7 @@ def test_the_live_panel_says_where_the_camera_is_and_advises_a_low_one(window, l
 
     win = window(lang)
     ls = win.live_screen
+    assert ls.source_combo.findText({"en": "Camera", "fr": "Caméra"}[lang]) >= 0  # the source's label
     image = np.zeros((48, 64, 3), np.uint8)
 
     def shown(camera):
@@ -242,6 +243,14 @@ def test_every_message_has_both_languages():
     assert i18n.default_language({"LANG": "fr_FR.UTF-8"}) == "fr"
     assert i18n.default_language({"LANG": "en_GB.UTF-8"}) == "en"
     assert i18n.default_language({"LC_ALL": "fr_CA.UTF-8", "LANG": "en_US"}) == "fr"
+    # a key written twice in the table keeps only its last text (Python says nothing): the
+    # source combo's "Camera" once became a camera-placement sentence that way
+    import ast
+
+    table = next(node.value for node in ast.walk(ast.parse(Path(i18n.__file__).read_text()))
+                 if isinstance(node, ast.AnnAssign) and getattr(node.target, "id", "") == "MESSAGES")
+    keys = [k.value for k in table.keys]
+    assert len(keys) == len(set(keys)), sorted(k for k in set(keys) if keys.count(k) > 1)
 
 
 def test_review_opens_any_video_judged_in_a_worker(qtbot, window, tmp_path):

@@ -492,7 +492,7 @@ class LiveScreen(QWidget):
                             detail=detail_text(str(rf.fault.get("detail", "")), language())))
         cam = rf.camera
         if cam:
-            lines.append(tr("live.camera", elevation=cam["elevation_deg"], height=cam["height_mm"]))
+            lines.append(tr("live.camera_place", elevation=cam["elevation_deg"], height=cam["height_mm"]))
             if cam.get("low"):
                 from vision.camera import LOW_CAMERA_DEG
 
