@@ -327,7 +327,7 @@ def _scripted_events(det, route, cands_at, probs_at, frames: int = 31, lm_at=Non
 
     n_feat = len(FEATURE_NAMES)
 
-    def update(lm, t, route_, occ, prior, eye=None):  # (targets, X, contact points) of one frame
+    def update(lm, t, route_, occ, prior, eye=None, start_weight=1.0):  # (targets, X, contact points) of one frame
         return cands_at(t), np.zeros((5, n_feat), np.float32), np.zeros((5, 2), np.float32)
 
     det.features.update = update  # type: ignore[method-assign]
@@ -529,10 +529,10 @@ def _spy_start(det) -> list[float]:
     times: list[float] = []
     update = det.features.update
 
-    def spy(lm, t_s, *a, **k):
-        if det.features.start_weight != 1.0:
+    def spy(lm, t_s, route, occlusion, prior, eye, start_weight=1.0):
+        if start_weight != 1.0:
             times.append(t_s)
-        return update(lm, t_s, *a, **k)
+        return update(lm, t_s, route, occlusion, prior, eye, start_weight)
 
     det.features.update = spy
     return times
@@ -1323,9 +1323,15 @@ def test_once_started_the_start_zone_weighs_as_a_hold_of_another_colour() -> Non
     after = det.features.chooser.choose(lm, route, prior, None, occ, 0.0, det.p.other_colour_weight)[0]
     assert before[0] == after[0] == "start"  # the thumb, pressing on the zone
     assert before[3] == "start" and after[3] not in (None, "start", "finish")
-    weights = []
+    weights = []  # (the detector started, the start zone's weight given to the features)
+    update = det.features.update
+
+    def spy(lm, t_s, route, occlusion, prior, eye, start_weight=1.0):
+        weights.append((det.started, start_weight))
+        return update(lm, t_s, route, occlusion, prior, eye, start_weight)
+
+    det.features.update = spy
     for lm, t, f, occ in clip["rec"]:
         det.update(lm, t, f, route, occ)
-        weights.append((det.started, det.features.start_weight))
     assert weights[0] == (False, 1.0) and weights[-1] == (True, det.p.other_colour_weight)
     assert all(w == 1.0 for s, w in weights if not s)

@@ -921,9 +921,9 @@ class ContactDetector:
         else:
             # once the climb has started, the start zone is a fault to go back to (restart_zone),
             # weighed as a hold of another colour (other_colour_weight)
-            self.features.start_weight = min(self.p.other_colour_weight, 1.0) if self.started else 1.0
+            start_weight = min(self.p.other_colour_weight, 1.0) if self.started else 1.0
             cands, X, points = self.features.update(lm, t_s, route, occlusion, self.colour_prior(route),
-                                                    eye)
+                                                    eye, start_weight)
             ob = _Observed(t_s, frame_index, lm, occlusion, route, cands, X, points, view)
         self._pending.append(ob)
         events: list[dict[str, Any]] = []

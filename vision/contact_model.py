@@ -531,10 +531,6 @@ class ContactFeatures:
         self._tips: deque[tuple[float, np.ndarray, np.ndarray, np.ndarray]] = deque()
         self._past: deque[tuple[float, np.ndarray, np.ndarray, list[str | None]]] = deque()
 
-    #: the start zone's weight among a finger's candidates (TargetChooser.choose's
-    #: ``start_weight``), set by the decoder frame by frame
-    start_weight = 1.0
-
     def reset_motion(self) -> None:
         """Forget the motion history (the hand was lost)."""
         self._tips.clear()
@@ -543,8 +539,11 @@ class ContactFeatures:
 
     def update(self, lm: np.ndarray, t_s: float, route: RouteObservation,
                occlusion: np.ndarray | None, prior: np.ndarray | None = None,
-               eye: np.ndarray | None = None) -> tuple[list[str | None], np.ndarray, np.ndarray]:
-        """``eye``: the camera's centre (3,) in the route's millimetres (z its height), as
+               eye: np.ndarray | None = None, start_weight: float = 1.0
+               ) -> tuple[list[str | None], np.ndarray, np.ndarray]:
+        """``start_weight``: the start zone's weight among a finger's candidates
+        (:meth:`TargetChooser.choose`; the decoder gives it the colour weight once the climb
+        has started). ``eye``: the camera's centre (3,) in the route's millimetres (z its height), as
         :func:`vision.camera.camera_centre_from_homography` finds it; None: unknown (the
         camera features are 0, as for a camera straight above the hand)."""
         n = len(FINGERS)
@@ -562,7 +561,7 @@ class ContactFeatures:
         cam_tan = 0.0 if rays is None else float(rays[0])
         if self.chooser is not None:
             targets, geo, along, across, points = self.chooser.choose(lm, route, prior, shift,
-                                                                      occlusion, cam_tan, self.start_weight)
+                                                                      occlusion, cam_tan, start_weight)
         else:
             targets, geo, along, across, points = best_targets(lm, route, prior, shift)
         if self.collect:

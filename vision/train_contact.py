@@ -557,12 +557,12 @@ def on_samples(clip: dict[str, Any], stride: int, lookahead: tuple[int, ...] = (
     for lm, t, f, occ in clip["rec"]:
         if f % stride:
             continue
-        fe.start_weight = weight if t >= started_s - 1e-9 else 1.0
         if lm is None:
             fe.reset_motion()
             rows.append((f, t, None, None, lm, occ))
             continue
-        tg, X, _ = fe.update(lm, t, clip["route"], occ, prior, eye)
+        tg, X, _ = fe.update(lm, t, clip["route"], occ, prior, eye,
+                             weight if t >= started_s - 1e-9 else 1.0)
         rows.append((f, t, tg, X, lm, occ))
     if lookahead:
         rows = [r if r[3] is None else
